@@ -1,0 +1,36 @@
+#pragma once
+// The project's contents as a tree: workloads, mappings (with the workload each maps)
+// and the architecture's levels. Choosing a mapping emits mappingActivated.
+#include "io/Project.h"
+
+#include <QDockWidget>
+
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace nestor::app {
+
+class ProjectTreeDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit ProjectTreeDock(QWidget* parent = nullptr);
+
+    void setProject(const Project& project);
+    void clear();
+    // Makes the mapping's item current without emitting mappingActivated.
+    bool setCurrentMapping(const QString& name);
+    QString currentMapping() const;
+    QTreeWidget* tree() const { return tree_; }
+
+signals:
+    void mappingActivated(const QString& name);
+
+private:
+    QTreeWidgetItem* findMappingItem(const QString& name) const;
+    void onCurrentItemChanged(QTreeWidgetItem* item);
+
+    QTreeWidget* tree_;
+    QTreeWidgetItem* mappingsGroup_ = nullptr;
+};
+
+} // namespace nestor::app

@@ -1,0 +1,55 @@
+#include "ScreenshotController.h"
+
+#include "EnergyBreakdownChart.h"
+#include "EvaluationPanel.h"
+#include "MainWindow.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QPixmap>
+#include <QTextStream>
+#include <QTimer>
+
+namespace nestor::app {
+
+namespace {
+constexpr int kSettleMs = 300;  // layouts, queued replots and the first paint
+}
+
+ScreenshotController::ScreenshotController(MainWindow* window, QString path, QObject* parent)
+    : QObject(parent), window_(window), path_(std::move(path))
+{
+    connect(window_, &MainWindow::evaluationDisplayed, this, &ScreenshotController::captureSoon);
+}
+
+void ScreenshotController::start(int timeoutMs)
+{
+    if (!window_->isEvaluating()) captureSoon();
+    QTimer::singleShot(timeoutMs, this, [this] {
+        if (scheduled_) return;
+        QTextStream(stderr) << "nestor: the evaluation did not finish in time; no screenshot written\n";
+        QCoreApplication::exit(TimedOut);
+    });
+}
+
+void ScreenshotController::captureSoon()
+{
+    if (scheduled_) return;
+    scheduled_ = true;
+    QTimer::singleShot(kSettleMs, this, &ScreenshotController::capture);
+}
+
+void ScreenshotController::capture()
+{
+    window_->evaluationPanel()->energyChart()->replotNow();
+    const QPixmap image = window_->grab();
+    if (!image.save(path_, "PNG")) {
+        QTextStream(stderr) << "nestor: cannot write " << QDir::toNativeSeparators(path_) << "\n";
+        QCoreApplication::exit(SaveFailed);
+        return;
+    }
+    QTextStream(stdout) << "nestor: screenshot saved to " << QDir::toNativeSeparators(path_) << "\n";
+    QCoreApplication::exit(Saved);
+}
+
+} // namespace nestor::app

@@ -1,0 +1,614 @@
+// Reading Nestor project files (docs/project-format.md).
+#include "io/ProjectYaml.h"
+
+#include "io/RankText.h"
+#include "io/YamlUtil.h"
+
+#include <filesystem>
+#include <map>
+
+namespace nestor {
+
+using yamlio::YamlRef;
+
+namespace {
+
+const char* const kEnergyModels[] = {"table", "interstellar-28nm", "thistle-45nm"};
+const char* const kTechnologies[] = {"DRAM", "SRAM", "regfile", "dummy"};
+
+struct Doc {
+    std::string path;
+    YamlRef root;
+};
+
+class ProjectReader {
+public:
+    Project run(const std::string& text, const std::string& path);
+
+private:
+    void load(const std::string& text, const std::string& path, bool isMain);
+    void loadIncludes(const YamlRef& list, const std::string& fromPath);
+
+    void readWorkload(const YamlRef& n);
+    void readCustomWorkload(const YamlRef& n, Workload& w, const std::string& prefix);
+    void readNetwork(const YamlRef& n);
+    void readArchitecture(const YamlRef& n);
+    StorageLevel readLevel(const YamlRef& n, const std::string& prefix, std::int64_t& givenMeshX);
+    void readMapping(const YamlRef& n);
+    std::vector<Loop> readLoops(const YamlRef& list, const Workload& w, const std::string& prefix);
+    void readJob(const YamlRef& n);
+    void validate();
+
+    // Registers a name; a second definition is an error at `ref`.
+    void unique(std::map<std::string, SourceLocation>& seen, const std::string& what, const std::string& name,
+                const YamlRef& ref);
+    void remember(const std::string& path, const YamlRef& ref) { where_.add(path, ref.location()); }
+
+    Project p_;
+    std::vector<Doc> docs_;
+    std::vector<std::string> stack_;  // canonical paths being loaded (include cycle detection)
+    std::vector<std::string> loaded_;
+    yamlio::PathLocations where_;
+    std::map<std::string, SourceLocation> workloadNames_, networkNames_, mappingNames_;
+    std::optional<SourceLocation> archLocation_;
+    bool tableEnergies_ = true;
+};
+
+std::string canonical(const std::string& path)
+{
+    std::error_code ec;
+    auto c = std::filesystem::weakly_canonical(std::filesystem::path(path), ec);
+    return ec ? path : c.string();
+}
+
+void ProjectReader::unique(std::map<std::string, SourceLocation>& seen, const std::string& what,
+                           const std::string& name, const YamlRef& ref)
+{
+    if (name.empty()) ref.fail(what + " name must not be empty");
+    auto it = seen.find(name);
+    if (it != seen.end()) {
+        const std::string first = it->second.toString();
+        ref.fail("duplicate " + what + " name '" + name + "'" + (first.empty() ? "" : " (first defined at " + first + ")"));
+    }
+    seen.emplace(name, ref.location());
+}
+
+void ProjectReader::load(const std::string& text, const std::string& path, bool isMain)
+{
+    const YamlRef root(yamlio::parseText(text, path), "", path);
+    if (!isMain && root.isNull()) return;  // an empty included file adds nothing
+    if (!root.isMap()) {
+        if (isMain) root.fail("a project file must be a map starting with 'nestor: 1'");
+        root.fail("an included file must be a map (workloads, networks, architecture, mappings)");
+    }
+    if (isMain)
+        root.checkKeys({"nestor", "name", "include", "workloads", "networks", "architecture", "mappings", "job"});
+    else
+        root.checkKeys({"nestor", "include", "workloads", "networks", "architecture", "mappings"});
+    const YamlRef version = isMain ? root.require("nestor") : root.get("nestor");
+    if (version.defined() && version.asInt() != 1)
+        version.fail("unsupported schema version " + version.asString() + " (this Nestor reads version 1)");
+    const YamlRef inc = root.get("include");
+    if (inc.defined() && !inc.isNull()) loadIncludes(inc, path);
+    docs_.push_back(Doc{path, root});
+}
+
+void ProjectReader::loadIncludes(const YamlRef& list, const std::string& fromPath)
+{
+    const auto base = std::filesystem::path(fromPath).parent_path();
+    const std::size_t n = list.isScalar() ? 1 : list.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const YamlRef entry = list.isScalar() ? list : list[i];
+        const std::string rel = entry.asString();
+        if (rel.empty()) entry.fail("empty include path");
+        const std::filesystem::path relPath(rel);
+        const std::string resolved = (relPath.is_absolute() || base.empty() ? relPath : base / relPath).string();
+        const std::string key = canonical(resolved);
+        for (std::size_t s = 0; s < stack_.size(); ++s)
+            if (stack_[s] == key) {
+                std::string chain;
+                for (std::size_t t = s; t < stack_.size(); ++t) chain += stack_[t] + " -> ";
+                entry.fail("include cycle: " + chain + key);
+            }
+        for (const auto& l : loaded_)
+            if (l == key) entry.fail("'" + rel + "' is included more than once");
+        std::string text;
+        try {
+            text = yamlio::readTextFile(resolved);
+        } catch (const NestorError&) {
+            entry.fail("cannot open included file '" + rel + "' (resolved to " + resolved + ")");
+        }
+        stack_.push_back(key);
+        loaded_.push_back(key);
+        load(text, resolved, false);
+        stack_.pop_back();
+    }
+}
+
+// ---------------------------------------------------------------- workloads
+
+void ProjectReader::readWorkload(const YamlRef& n)
+{
+    const std::string prefix = yamlio::indexPath("workloads", p_.workloads.size());
+    n.requireMap();
+    const YamlRef nameRef = n.require("name");
+    const std::string name = nameRef.asString();
+    unique(workloadNames_, "workload", name, nameRef);
+    const YamlRef typeRef = n.require("type");
+    const std::string type = typeRef.asString();
+    remember(prefix, n);
+
+    ProjectWorkload pw;
+    pw.spec.type = type;
+    auto dim = [&](const char* key) -> std::int64_t {
+        const YamlRef v = n.get(key);
+        return v.defined() ? v.asPositiveInt() : 1;
+    };
+    auto pair = [&](const char* key, std::int64_t& a, std::int64_t& b) {
+        const YamlRef v = n.get(key);
+        if (!v.defined()) return;
+        if (v.isScalar()) {
+            a = b = v.asPositiveInt();
+            return;
+        }
+        if (v.size() != 2) v.fail(std::string(key) + " is [vertical, horizontal]");
+        a = v[0].asPositiveInt();
+        b = v[1].asPositiveInt();
+    };
+    try {
+        if (type == "conv" || type == "grouped" || type == "depthwise") {
+            if (type == "depthwise")
+                n.checkKeys({"name", "type", "N", "C", "P", "Q", "R", "S", "stride", "dilation"});
+            else
+                n.checkKeys({"name", "type", "N", "M", "C", "P", "Q", "R", "S", "stride", "dilation", "groups"});
+            ConvParams& c = pw.spec.conv;
+            c.name = name;
+            c.N = dim("N");
+            c.M = dim("M");
+            c.C = dim("C");
+            c.P = dim("P");
+            c.Q = dim("Q");
+            c.R = dim("R");
+            c.S = dim("S");
+            pair("stride", c.strideH, c.strideW);
+            pair("dilation", c.dilationH, c.dilationW);
+            c.groups = dim("groups");
+            pw.workload = type == "depthwise" ? makeDepthwise(c) : makeConv2d(c);
+        } else if (type == "gemm") {
+            n.checkKeys({"name", "type", "M", "N", "K"});
+            pw.spec.gemmM = n.require("M").asPositiveInt();
+            pw.spec.gemmN = n.require("N").asPositiveInt();
+            pw.spec.gemmK = n.require("K").asPositiveInt();
+            pw.workload = makeGemm(name, pw.spec.gemmM, pw.spec.gemmN, pw.spec.gemmK);
+        } else if (type == "fc") {
+            n.checkKeys({"name", "type", "batch", "out_features", "in_features"});
+            const YamlRef batch = n.get("batch");
+            pw.spec.fcBatch = batch.defined() ? batch.asPositiveInt() : 1;
+            pw.spec.fcOut = n.require("out_features").asPositiveInt();
+            pw.spec.fcIn = n.require("in_features").asPositiveInt();
+            pw.workload = makeFullyConnected(name, pw.spec.fcBatch, pw.spec.fcOut, pw.spec.fcIn);
+        } else if (type == "custom") {
+            n.checkKeys({"name", "type", "dimensions", "tensors"});
+            readCustomWorkload(n, pw.workload, prefix);
+        } else {
+            typeRef.fail("unknown workload type '" + type + "' (conv, depthwise, grouped, gemm, fc, custom)");
+        }
+    } catch (const NestorError& e) {
+        // Errors of the layer builders carry no position: place them at the workload.
+        Diagnostics d = e.diagnostics();
+        for (auto& x : d)
+            if (x.location.line == 0) {
+                x.location = n.location();
+                x.field = prefix;
+            }
+        throw NestorError(std::move(d));
+    }
+    pw.workload.name = name;
+    p_.workloads.push_back(std::move(pw));
+}
+
+void ProjectReader::readCustomWorkload(const YamlRef& n, Workload& w, const std::string& prefix)
+{
+    const YamlRef dims = n.require("dimensions");
+    for (const auto& e : dims.entries()) {
+        w.dimNames.push_back(e.key);
+        w.bounds.push_back(e.value.asPositiveInt());
+        remember(prefix + ".dimensions." + e.key, e.value);
+    }
+    if (w.dimNames.empty()) dims.fail("a workload needs at least one dimension");
+    const YamlRef tensors = n.require("tensors");
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        const YamlRef t = tensors[i];
+        t.requireMap();
+        t.checkKeys({"name", "ranks", "read_write"});
+        Tensor ts;
+        const YamlRef nameRef = t.require("name");
+        ts.name = nameRef.asString();
+        if (ts.name.empty()) nameRef.fail("tensor name must not be empty");
+        if (w.tensorIndex(ts.name) >= 0) nameRef.fail("duplicate tensor name '" + ts.name + "'");
+        const YamlRef rw = t.get("read_write");
+        ts.readWrite = rw.defined() ? rw.asBool() : false;
+        const YamlRef ranks = t.require("ranks");
+        for (std::size_t r = 0; r < ranks.size(); ++r) {
+            std::string err;
+            auto expr = parseRankExpression(ranks[r].asString(), w.dimNames, &err);
+            if (!expr) ranks[r].fail(err);
+            ts.ranks.push_back(*expr);
+            remember(yamlio::indexPath(prefix + ".tensors[" + std::to_string(i) + "].ranks", r), ranks[r]);
+        }
+        remember(yamlio::indexPath(prefix + ".tensors", i), t);
+        w.tensors.push_back(std::move(ts));
+    }
+    remember(prefix + ".dimensions", dims);
+    remember(prefix + ".tensors", tensors);
+}
+
+// ---------------------------------------------------------------- networks
+
+void ProjectReader::readNetwork(const YamlRef& n)
+{
+    n.requireMap();
+    n.checkKeys({"name", "layers"});
+    ProjectNetwork net;
+    const YamlRef nameRef = n.require("name");
+    net.name = nameRef.asString();
+    unique(networkNames_, "network", net.name, nameRef);
+    const YamlRef layers = n.require("layers");
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const YamlRef l = layers[i];
+        std::string wl;
+        std::int64_t repeat = 1;
+        YamlRef wlRef = l;
+        if (l.isMap()) {
+            l.checkKeys({"workload", "repeat"});
+            wlRef = l.require("workload");
+            wl = wlRef.asString();
+            const YamlRef r = l.get("repeat");
+            if (r.defined()) repeat = r.asPositiveInt();
+        } else {
+            wl = l.asString();
+        }
+        if (!workloadNames_.count(wl)) wlRef.fail("unknown workload '" + wl + "'");
+        net.layers.emplace_back(wl, repeat);
+    }
+    remember(yamlio::indexPath("networks", p_.networks.size()), n);
+    p_.networks.push_back(std::move(net));
+}
+
+// ---------------------------------------------------------------- architecture
+
+std::optional<double> readBandwidth(const YamlRef& n, const char* key)
+{
+    const YamlRef v = n.get(key);
+    if (v.isNull()) return std::nullopt;
+    const double bw = v.asDouble();
+    if (bw <= 0) v.fail("must be positive (null = unlimited)");
+    return bw;
+}
+
+double readEnergy(const YamlRef& n, const char* key, bool required)
+{
+    const YamlRef v = required ? n.require(key) : n.get(key);
+    if (!v.defined()) return 0.0;
+    const double e = v.asDouble();
+    if (e < 0) v.fail("energy must not be negative");
+    return e;
+}
+
+StorageLevel ProjectReader::readLevel(const YamlRef& n, const std::string& prefix, std::int64_t& givenMeshX)
+{
+    n.requireMap();
+    n.checkKeys({"name", "technology", "size_words", "word_bits", "block_size", "cluster_size", "instances", "mesh_x",
+                 "read_bw", "write_bw", "shared_bw", "multiple_buffering", "energy_pJ", "area_um2"});
+    remember(prefix, n);
+    for (const auto& e : n.entries()) remember(prefix + "." + e.key, e.value);
+    StorageLevel l;
+    l.name = n.require("name").asString();
+    if (l.name.empty()) n.require("name").fail("level name must not be empty");
+    const YamlRef tech = n.get("technology");
+    if (tech.defined()) {
+        l.technology = tech.asString();
+        bool known = false;
+        for (const char* t : kTechnologies) known = known || l.technology == t;
+        if (!known) tech.fail("unknown technology '" + l.technology + "' (DRAM, SRAM, regfile, dummy)");
+    }
+    const bool dummy = l.technology == "dummy";
+    const YamlRef size = dummy ? n.get("size_words") : n.require("size_words");
+    if (dummy) {
+        l.size_words = 0;
+        if (size.defined() && (size.isNull() || size.asInt() != 0))
+            size.fail("a dummy (spatial-only) level has size_words 0");
+    } else if (!size.isNull()) {
+        const std::int64_t s = size.asInt();
+        if (s <= 0) size.fail("size_words must be positive (null = unbounded; technology: dummy for a spatial-only level)");
+        l.size_words = s;
+    }
+    auto optInt = [&](const char* key, std::int64_t def) {
+        const YamlRef v = n.get(key);
+        return v.defined() ? v.asPositiveInt() : def;
+    };
+    l.word_bits = static_cast<int>(optInt("word_bits", l.word_bits));
+    l.block_size = static_cast<int>(optInt("block_size", l.block_size));
+    l.cluster_size = static_cast<int>(optInt("cluster_size", l.cluster_size));
+    l.instances = optInt("instances", 1);
+    givenMeshX = optInt("mesh_x", 0);
+    if (givenMeshX && l.instances % givenMeshX != 0)
+        n.get("mesh_x").fail("mesh_x must divide instances (" + std::to_string(l.instances) + ")");
+    l.read_bw_words_per_cycle = readBandwidth(n, "read_bw");
+    l.write_bw_words_per_cycle = readBandwidth(n, "write_bw");
+    l.shared_bw_words_per_cycle = readBandwidth(n, "shared_bw");
+    const YamlRef mb = n.get("multiple_buffering");
+    if (mb.defined()) {
+        l.multiple_buffering = mb.asDouble();
+        if (l.multiple_buffering < 1.0) mb.fail("must be at least 1");
+    }
+    const YamlRef en = n.get("energy_pJ");
+    if (en.defined()) {
+        en.requireMap();
+        en.checkKeys({"read", "fill", "update", "leak"});
+        const bool req = !dummy;
+        l.energy.read_pJ = readEnergy(en, "read", req);
+        l.energy.fill_pJ = readEnergy(en, "fill", req);
+        l.energy.update_pJ = readEnergy(en, "update", req);
+        l.energy.leak_pJ = readEnergy(en, "leak", false);
+    } else if (tableEnergies_ && !dummy) {
+        n.fail("energy_pJ {read, fill, update, leak} is required with energy_model: table");
+    }
+    const YamlRef area = n.get("area_um2");
+    if (area.defined()) {
+        l.area_um2 = area.asDouble();
+        if (l.area_um2 < 0) area.fail("area must not be negative");
+    }
+    return l;
+}
+
+void ProjectReader::readArchitecture(const YamlRef& n)
+{
+    if (archLocation_) {
+        const std::string first = archLocation_->toString();
+        n.fail("the project already has an architecture" + (first.empty() ? "" : " (defined at " + first + ")"));
+    }
+    archLocation_ = n.location();
+    n.requireMap();
+    n.checkKeys({"name", "cycle_seconds", "energy_model", "levels", "compute"});
+    remember("architecture", n);
+    Architecture& a = p_.architecture;
+    const YamlRef name = n.get("name");
+    if (name.defined()) a.name = name.asString();
+    const YamlRef cyc = n.get("cycle_seconds");
+    if (cyc.defined()) {
+        a.cycle_seconds = cyc.asDouble();
+        if (a.cycle_seconds <= 0) cyc.fail("must be positive");
+        remember("architecture.cycle_seconds", cyc);
+    }
+    const YamlRef em = n.get("energy_model");
+    if (em.defined()) {
+        p_.energyModel = em.asString();
+        bool known = false;
+        for (const char* m : kEnergyModels) known = known || p_.energyModel == m;
+        if (!known) em.fail("unknown energy model '" + p_.energyModel + "' (table, interstellar-28nm, thistle-45nm)");
+    }
+    tableEnergies_ = p_.energyModel == "table";
+
+    const YamlRef levels = n.require("levels");
+    remember("architecture.levels", levels);
+    std::vector<std::int64_t> meshX;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        std::int64_t mx = 0;
+        StorageLevel l = readLevel(levels[i], yamlio::indexPath("architecture.levels", i), mx);
+        if (a.levelIndex(l.name) >= 0) levels[i].require("name").fail("duplicate level name '" + l.name + "'");
+        a.levels.push_back(std::move(l));
+        meshX.push_back(mx);
+    }
+    if (a.levels.empty()) levels.fail("an architecture needs at least one storage level");
+
+    const YamlRef c = n.require("compute");
+    c.requireMap();
+    c.checkKeys({"name", "instances", "mesh_x", "energy_pJ", "area_um2"});
+    remember("architecture.compute", c);
+    for (const auto& e : c.entries()) remember("architecture.compute." + e.key, e.value);
+    const YamlRef cname = c.get("name");
+    if (cname.defined()) a.compute.name = cname.asString();
+    if (a.levelIndex(a.compute.name) >= 0) c.fail("the compute level's name '" + a.compute.name + "' is a storage level's name");
+    const YamlRef ci = c.get("instances");
+    a.compute.instances = ci.defined() ? ci.asPositiveInt() : 1;
+    const YamlRef cmx = c.get("mesh_x");
+    a.compute.meshX = cmx.defined() ? cmx.asPositiveInt() : a.compute.instances;
+    if (a.compute.instances % a.compute.meshX != 0)
+        cmx.fail("mesh_x must divide instances (" + std::to_string(a.compute.instances) + ")");
+    const YamlRef ce = tableEnergies_ ? c.require("energy_pJ") : c.get("energy_pJ");
+    if (ce.defined()) {
+        a.compute.mac_energy_pJ = ce.asDouble();
+        if (a.compute.mac_energy_pJ < 0) ce.fail("energy must not be negative");
+    }
+    const YamlRef carea = c.get("area_um2");
+    if (carea.defined()) {
+        a.compute.area_um2 = carea.asDouble();
+        if (a.compute.area_um2 < 0) carea.fail("area must not be negative");
+    }
+    // mesh_x default: instances when the next inner level's mesh_x is a multiple of it, else 1.
+    std::int64_t innerX = a.compute.meshX;
+    for (int i = a.numLevels() - 1; i >= 0; --i) {
+        auto& l = a.levels[i];
+        l.meshX = meshX[i] ? meshX[i] : (innerX % l.instances == 0 ? l.instances : 1);
+        innerX = l.meshX;
+    }
+}
+
+// ---------------------------------------------------------------- mappings
+
+std::vector<Loop> ProjectReader::readLoops(const YamlRef& list, const Workload& w, const std::string& prefix)
+{
+    std::vector<Loop> loops;
+    if (list.isNull()) return loops;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const YamlRef l = list[i];
+        if (!l.isSequence() || (l.size() != 2 && l.size() != 3)) l.fail("a loop is [DIM, bound] or [DIM, bound, residual]");
+        const std::string dim = l[0].asString();
+        const int d = w.dimIndex(dim);
+        if (d < 0) {
+            std::string known;
+            for (const auto& x : w.dimNames) known += (known.empty() ? "" : ", ") + x;
+            l[0].fail("unknown dimension '" + dim + "' (workload '" + w.name + "' has " + known + ")");
+        }
+        const std::int64_t bound = l[1].asPositiveInt();
+        std::int64_t residual = bound;
+        if (l.size() == 3) {
+            residual = l[2].asPositiveInt();
+            if (residual > bound) l[2].fail("residual must not exceed the bound (" + std::to_string(bound) + ")");
+        }
+        remember(yamlio::indexPath(prefix, i), l);
+        loops.push_back(makeLoop(d, bound, residual));
+    }
+    return loops;
+}
+
+void ProjectReader::readMapping(const YamlRef& n)
+{
+    const std::string prefix = yamlio::indexPath("mappings", p_.mappings.size());
+    n.requireMap();
+    n.checkKeys({"name", "workload", "levels"});
+    remember(prefix, n);
+    ProjectMapping pm;
+    const YamlRef nameRef = n.require("name");
+    pm.mapping.name = nameRef.asString();
+    unique(mappingNames_, "mapping", pm.mapping.name, nameRef);
+    const YamlRef wref = n.require("workload");
+    pm.workload = wref.asString();
+    const ProjectWorkload* pw = p_.findWorkload(pm.workload);
+    if (!pw) wref.fail("unknown workload '" + pm.workload + "'");
+    const Workload& w = pw->workload;
+    const Architecture& a = p_.architecture;
+    if (a.levels.empty()) n.fail("mappings need an architecture");
+    pm.mapping.levels.resize(a.levels.size());
+    std::vector<bool> listed(a.levels.size(), false);
+    const YamlRef levels = n.get("levels");
+    if (levels.defined() && !levels.isNull()) {
+        for (std::size_t i = 0; i < levels.size(); ++i) {
+            const YamlRef lv = levels[i];
+            lv.requireMap();
+            lv.checkKeys({"level", "temporal", "spatial_x", "spatial_y", "keep", "bypass"});
+            const YamlRef lname = lv.require("level");
+            const std::string name = lname.asString();
+            const int li = a.levelIndex(name);
+            if (li < 0) {
+                std::string known;
+                for (const auto& l : a.levels) known += (known.empty() ? "" : ", ") + l.name;
+                lname.fail("unknown level '" + name + "' (storage levels: " + known + ")");
+            }
+            if (listed[li]) lname.fail("level '" + name + "' is listed twice");
+            listed[li] = true;
+            const std::string lp = prefix + ".levels[" + std::to_string(li) + "]";
+            remember(lp, lv);
+            LevelMapping& lm = pm.mapping.levels[li];
+            lm.temporal = readLoops(lv.get("temporal"), w, lp + ".temporal");
+            lm.spatialX = readLoops(lv.get("spatial_x"), w, lp + ".spatial_x");
+            lm.spatialY = readLoops(lv.get("spatial_y"), w, lp + ".spatial_y");
+            for (const char* alias : {"temporal", "spatial_x", "spatial_y"}) {
+                const YamlRef r = lv.get(alias);
+                if (r.defined()) remember(lp + "." + alias, r);
+            }
+            if (const YamlRef sx = lv.get("spatial_x"); sx.defined()) remember(lp + ".spatialX", sx);
+            if (const YamlRef sy = lv.get("spatial_y"); sy.defined()) remember(lp + ".spatialY", sy);
+            const YamlRef keep = lv.get("keep"), bypass = lv.get("bypass");
+            if (keep.defined() && bypass.defined()) bypass.fail("give either keep or bypass, not both");
+            const YamlRef& list = keep.defined() ? keep : bypass;
+            if (list.defined()) {
+                remember(lp + ".keep", list);
+                lm.keep.assign(w.tensors.size(), !keep.defined());
+                if (!list.isNull())
+                    for (std::size_t k = 0; k < list.size(); ++k) {
+                        const std::string t = list[k].asString();
+                        const int ti = w.tensorIndex(t);
+                        if (ti < 0) {
+                            std::string known;
+                            for (const auto& x : w.tensors) known += (known.empty() ? "" : ", ") + x.name;
+                            list[k].fail("unknown tensor '" + t + "' (workload '" + w.name + "' has " + known + ")");
+                        }
+                        lm.keep[ti] = keep.defined();
+                    }
+            }
+        }
+    }
+    p_.mappings.push_back(std::move(pm));
+}
+
+// ---------------------------------------------------------------- job, validation
+
+void ProjectReader::readJob(const YamlRef& n)
+{
+    if (n.isNull()) return;
+    n.requireMap();
+    n.checkKeys({"workload", "mapping"});
+    const YamlRef w = n.get("workload");
+    if (w.defined()) {
+        p_.jobWorkload = w.asString();
+        if (!p_.findWorkload(p_.jobWorkload)) w.fail("unknown workload '" + p_.jobWorkload + "'");
+    }
+    const YamlRef m = n.get("mapping");
+    if (m.defined()) {
+        p_.jobMapping = m.asString();
+        if (!p_.findMapping(p_.jobMapping)) m.fail("unknown mapping '" + p_.jobMapping + "'");
+    }
+}
+
+void ProjectReader::validate()
+{
+    Diagnostics all;
+    auto take = [&](Diagnostics d, const std::string& fallbackPath) {
+        const auto fb = where_.find(fallbackPath);
+        where_.locate(d, fb ? *fb : SourceLocation{});
+        all.insert(all.end(), d.begin(), d.end());
+    };
+    for (std::size_t i = 0; i < p_.workloads.size(); ++i) {
+        const std::string prefix = yamlio::indexPath("workloads", i);
+        take(p_.workloads[i].workload.validate(prefix), prefix);
+    }
+    if (archLocation_) take(p_.architecture.validate("architecture"), "architecture");
+    if (!all.empty()) throw NestorError(std::move(all));  // mappings need a sound workload and architecture
+    for (std::size_t i = 0; i < p_.mappings.size(); ++i) {
+        const std::string prefix = yamlio::indexPath("mappings", i);
+        const ProjectMapping& pm = p_.mappings[i];
+        take(pm.mapping.validate(p_.findWorkload(pm.workload)->workload, p_.architecture, prefix), prefix);
+    }
+    if (!all.empty()) throw NestorError(std::move(all));
+}
+
+Project ProjectReader::run(const std::string& text, const std::string& path)
+{
+    p_.path = path;
+    if (!path.empty()) stack_.push_back(canonical(path));
+    load(text, path, true);
+    const Doc& mainDoc = docs_.back();
+    if (const YamlRef name = mainDoc.root.get("name"); name.defined()) p_.name = name.asString();
+
+    auto eachList = [&](const char* key, auto fn) {
+        for (const auto& d : docs_) {
+            const YamlRef list = d.root.get(key);
+            if (!list.defined() || list.isNull()) continue;
+            for (std::size_t i = 0; i < list.size(); ++i) fn(list[i]);
+        }
+    };
+    eachList("workloads", [&](const YamlRef& n) { readWorkload(n); });
+    eachList("networks", [&](const YamlRef& n) { readNetwork(n); });
+    for (const auto& d : docs_)
+        if (const YamlRef a = d.root.get("architecture"); a.defined()) readArchitecture(a);
+    eachList("mappings", [&](const YamlRef& n) { readMapping(n); });
+    if (const YamlRef job = mainDoc.root.get("job"); job.defined()) readJob(job);
+    validate();
+    return std::move(p_);
+}
+
+} // namespace
+
+Project parseProject(const std::string& yamlText, const std::string& pathForMessages)
+{
+    return ProjectReader().run(yamlText, pathForMessages);
+}
+
+Project readProject(const std::string& path)
+{
+    return parseProject(yamlio::readTextFile(path), path);
+}
+
+} // namespace nestor

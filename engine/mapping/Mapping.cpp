@@ -1,0 +1,101 @@
+#include "mapping/Mapping.h"
+
+#include <map>
+
+namespace nestor {
+
+bool Mapping::keeps(int level, int tensor) const
+{
+    if (level < 0 || level >= static_cast<int>(levels.size())) return false;
+    const auto& k = levels[level].keep;
+    if (k.empty()) return true;
+    return tensor >= 0 && tensor < static_cast<int>(k.size()) && k[tensor];
+}
+
+bool Mapping::hasImperfectFactors() const
+{
+    for (const auto& l : levels)
+        for (const auto* v : {&l.temporal, &l.spatialX, &l.spatialY})
+            for (const auto& loop : *v)
+                if (loop.isImperfect()) return true;
+    return false;
+}
+
+std::int64_t coveredSize(const std::vector<Loop>& loops)
+{
+    std::int64_t size = 1;
+    std::int64_t innerProduct = 1;
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+        size += (it->residual - 1) * innerProduct;
+        innerProduct *= it->bound;
+    }
+    return size;
+}
+
+Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const std::string& prefix) const
+{
+    Diagnostics d;
+    if (static_cast<int>(levels.size()) != a.numLevels()) {
+        d.push_back({prefix + ".levels", "has " + std::to_string(levels.size()) + " levels but the architecture has " +
+                                             std::to_string(a.numLevels()), {}});
+        return d;
+    }
+    // Loops of each dimension in nest order: per level temporal, then spatial Y, then spatial X.
+    std::vector<std::vector<Loop>> perDim(w.numDims());
+    for (int i = 0; i < a.numLevels(); ++i) {
+        const auto& lm = levels[i];
+        const std::string lf = prefix + ".levels[" + a.levels[i].name + "]";
+        auto checkLoops = [&](const std::vector<Loop>& loops, const char* kind) {
+            std::int64_t product = 1;
+            for (std::size_t j = 0; j < loops.size(); ++j) {
+                const auto& l = loops[j];
+                const std::string f = lf + "." + kind + "[" + std::to_string(j) + "]";
+                if (l.dim < 0 || l.dim >= w.numDims()) {
+                    d.push_back({f, "unknown dimension", {}});
+                    continue;
+                }
+                if (l.bound <= 0) d.push_back({f, "bound must be positive (got " + std::to_string(l.bound) + ")", {}});
+                else if (l.residual <= 0 || l.residual > l.bound)
+                    d.push_back({f, "residual must be between 1 and the bound " + std::to_string(l.bound) +
+                                        " (got " + std::to_string(l.residual) + ")", {}});
+                perDim[l.dim].push_back(l);
+                product *= std::max<std::int64_t>(l.bound, 1);
+            }
+            return product;
+        };
+        checkLoops(lm.temporal, "temporal");
+        const std::int64_t y = checkLoops(lm.spatialY, "spatial_y");
+        const std::int64_t x = checkLoops(lm.spatialX, "spatial_x");
+        if (x > a.fanoutX(i))
+            d.push_back({lf + ".spatial_x", "spatial factors multiply to " + std::to_string(x) +
+                                                " but the fanout in X is " + std::to_string(a.fanoutX(i)), {}});
+        if (y > a.fanoutY(i))
+            d.push_back({lf + ".spatial_y", "spatial factors multiply to " + std::to_string(y) +
+                                                " but the fanout in Y is " + std::to_string(a.fanoutY(i)), {}});
+        if (!lm.keep.empty() && static_cast<int>(lm.keep.size()) != w.numTensors())
+            d.push_back({lf + ".keep", "keep list must have one entry per tensor", {}});
+    }
+    for (int dim = 0; dim < w.numDims(); ++dim) {
+        const std::int64_t covered = coveredSize(perDim[dim]);
+        if (covered != w.bounds[dim]) {
+            std::string factors;
+            for (const auto& l : perDim[dim]) {
+                if (!factors.empty()) factors += " x ";
+                factors += std::to_string(l.bound);
+                if (l.isImperfect()) factors += "," + std::to_string(l.residual);
+            }
+            d.push_back({prefix + ".factors." + w.dimNames[dim],
+                         "factors of " + w.dimNames[dim] + " (" + (factors.empty() ? std::string("none") : factors) +
+                             ") cover " + std::to_string(covered) + " but the bound is " + std::to_string(w.bounds[dim]),
+                         {}});
+        }
+    }
+    for (int t = 0; t < w.numTensors(); ++t) {
+        bool kept = false;
+        for (int i = 0; i < a.numLevels(); ++i) kept = kept || keeps(i, t);
+        if (!kept) d.push_back({prefix + ".keep", "tensor " + w.tensors[t].name + " is bypassed at every level", {}});
+    }
+    return d;
+}
+
+} // namespace nestor

@@ -1,0 +1,51 @@
+#pragma once
+// A mapping: per storage level (same order as Architecture::levels, outermost first)
+// temporal loops (outermost first), spatial loops split into X and Y (outermost first,
+// sitting inside the level's temporal loops), and keep/bypass per tensor.
+//
+// Imperfect factors follow Timeloop/Ruby: a loop has a bound and a residual; the residual
+// is the trip count on the last global iteration, i.e. when every outer loop of the same
+// dimension is at its last iteration. For one dimension with loops l_1 (outer) .. l_n:
+//   size = 1 + sum_i (residual_i - 1) * prod_{j inner to i} bound_j.
+#include "arch/Architecture.h"
+#include "common/Error.h"
+#include "workload/Workload.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nestor {
+
+struct Loop {
+    int dim = 0;
+    std::int64_t bound = 1;
+    std::int64_t residual = 1;  // == bound for a perfect factor
+    bool isImperfect() const { return residual != bound; }
+};
+
+inline Loop makeLoop(int dim, std::int64_t bound) { return Loop{dim, bound, bound}; }
+inline Loop makeLoop(int dim, std::int64_t bound, std::int64_t residual) { return Loop{dim, bound, residual}; }
+
+struct LevelMapping {
+    std::vector<Loop> temporal;   // outermost first
+    std::vector<Loop> spatialX;   // outermost first; X index = row-major over these
+    std::vector<Loop> spatialY;
+    std::vector<bool> keep;       // per tensor; empty = keep all
+};
+
+struct Mapping {
+    std::string name;
+    std::vector<LevelMapping> levels;  // one per storage level, outermost first
+
+    bool keeps(int level, int tensor) const;
+    bool hasImperfectFactors() const;
+    // Validation against a workload and an architecture: dimension indices, factor
+    // products, fanout limits, keep lists. Capacity is checked by the model.
+    Diagnostics validate(const Workload& w, const Architecture& a, const std::string& prefix = "mapping") const;
+};
+
+// Size covered by the loops of one dimension (outermost first) under the residual rule.
+std::int64_t coveredSize(const std::vector<Loop>& loopsOfDimOuterFirst);
+
+} // namespace nestor

@@ -1,0 +1,93 @@
+#include "model/EnergyAndTiming.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nestor::model {
+namespace {
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
+
+// Vector accesses summed over instances: ceil(per-instance count / block) per instance.
+double vectorAccesses(std::int64_t total, std::int64_t lo, std::int64_t hi, std::int64_t instances, int block)
+{
+    if (instances <= 0 || total <= 0) return 0.0;
+    if (lo == hi) return static_cast<double>(instances) * static_cast<double>(ceilDiv(lo, block));
+    // Instances differ (imperfect factors): spread the total as evenly as the extremes allow.
+    const double perInstance = static_cast<double>(total) / static_cast<double>(instances);
+    return static_cast<double>(instances) * std::ceil(perInstance / block);
+}
+
+// Product of the spatial bounds (residuals ignored) of every level above `level`.
+std::pair<std::int64_t, std::int64_t> spatialExpansion(const Mapping& m, int level)
+{
+    std::int64_t x = 1, y = 1;
+    for (int i = 0; i < level; ++i) {
+        for (const auto& l : m.levels[i].spatialX) x *= l.bound;
+        for (const auto& l : m.levels[i].spatialY) y *= l.bound;
+    }
+    return {x, y};
+}
+
+} // namespace
+
+void applyEnergyAndTiming(const Architecture& a, const Mapping& m, Evaluation& ev)
+{
+    const std::int64_t cc = ev.compute_cycles;
+    ev.cycles = cc;
+    for (int i = 0; i < a.numLevels(); ++i) {
+        const auto& lvl = a.levels[i];
+        auto& ls = ev.levels[i];
+        double readDemand = 0, writeDemand = 0;
+        for (auto& ts : ls.tensors) {
+            if (!ts.kept) continue;
+            if (cc > 0) {
+                ts.read_bw_words_per_cycle = static_cast<double>(ts.reads_max) / static_cast<double>(cc);
+                ts.write_bw_words_per_cycle = static_cast<double>(ts.fills_max + ts.updates_max) / static_cast<double>(cc);
+            }
+            readDemand += ts.read_bw_words_per_cycle;
+            writeDemand += ts.write_bw_words_per_cycle;
+        }
+        double slowdown = 1.0;
+        if (lvl.read_bw_words_per_cycle && readDemand > 0)
+            slowdown = std::min(slowdown, *lvl.read_bw_words_per_cycle / readDemand);
+        if (lvl.write_bw_words_per_cycle && writeDemand > 0)
+            slowdown = std::min(slowdown, *lvl.write_bw_words_per_cycle / writeDemand);
+        if (lvl.shared_bw_words_per_cycle && readDemand + writeDemand > 0)
+            slowdown = std::min(slowdown, *lvl.shared_bw_words_per_cycle / (readDemand + writeDemand));
+        ls.slowdown = slowdown;
+        ls.cycles = static_cast<std::int64_t>(std::ceil(static_cast<double>(cc) / slowdown - 1e-9));
+        ev.cycles = std::max(ev.cycles, ls.cycles);
+    }
+
+    ev.compute_energy_pJ = static_cast<double>(ev.macs) * a.compute.mac_energy_pJ;
+    ev.energy_pJ = ev.compute_energy_pJ;
+    for (int i = 0; i < a.numLevels(); ++i) {
+        const auto& lvl = a.levels[i];
+        auto& ls = ev.levels[i];
+        const auto [ex, ey] = spatialExpansion(m, i);
+        const std::int64_t expansion = ex * ey;
+        const std::int64_t clusters = std::min(expansion, lvl.instances / std::max(1, lvl.cluster_size));
+        const double clusterFactor = expansion > 0 ? static_cast<double>(clusters) / static_cast<double>(expansion) : 1.0;
+        ls.energy_pJ = 0;
+        for (auto& ts : ls.tensors) {
+            if (!ts.kept) continue;
+            const std::int64_t n = ts.utilized_instances;
+            const double e = vectorAccesses(ts.reads, ts.reads_min, ts.reads_max, n, lvl.block_size) * lvl.energy.read_pJ +
+                             vectorAccesses(ts.fills, ts.fills_min, ts.fills_max, n, lvl.block_size) * lvl.energy.fill_pJ +
+                             vectorAccesses(ts.updates, ts.updates_min, ts.updates_max, n, lvl.block_size) * lvl.energy.update_pJ;
+            ts.energy_pJ = e * clusterFactor;
+            ls.energy_pJ += ts.energy_pJ;
+        }
+        ls.leakage_energy_pJ = lvl.energy.leak_pJ * static_cast<double>(ev.cycles) *
+                               static_cast<double>(std::max<std::int64_t>(1, ls.utilized_instances));
+        ls.energy_pJ += ls.leakage_energy_pJ;
+        ev.energy_pJ += ls.energy_pJ;
+    }
+    const double macInstances = static_cast<double>(std::max<std::int64_t>(1, a.compute.instances));
+    ev.utilization = ev.cycles > 0 ? static_cast<double>(ev.macs) / (macInstances * static_cast<double>(ev.cycles)) : 0.0;
+    ev.pJ_per_mac = ev.macs > 0 ? ev.energy_pJ / static_cast<double>(ev.macs) : 0.0;
+    ev.edp_J_s = ev.energy_pJ * 1e-12 * static_cast<double>(ev.cycles) * a.cycle_seconds;
+}
+
+} // namespace nestor::model

@@ -1,0 +1,225 @@
+#include "model/Model.h"
+
+#include "model/EnergyAndTiming.h"
+#include "model/NestLayout.h"
+#include "model/StageAnalysis.h"
+#include "model/TileGeometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace nestor {
+namespace {
+
+using model::StageResult;
+
+Diagnostics structuralChecks(const Workload& w, const Architecture& a, const Mapping& m)
+{
+    Diagnostics d = w.validate();
+    for (auto& x : a.validate()) d.push_back(x);
+    if (!d.empty()) return d;
+    for (auto& x : m.validate(w, a)) d.push_back(x);
+    if (w.numDims() > 32) d.push_back({"workload.dimensions", "at most 32 dimensions are supported", {}});
+    for (const auto& t : w.tensors)
+        if (t.ranks.size() > static_cast<std::size_t>(model::kMaxRanks))
+            d.push_back({"workload.tensors." + t.name, "at most 8 ranks per tensor are supported", {}});
+    if (!a.levels.empty() && a.levels[0].instances != 1)
+        d.push_back({"architecture.levels[0].instances", "the outermost level must have exactly one instance", {}});
+    return d;
+}
+
+// Stage results of (level, tensor), computed on demand.
+class Stages {
+public:
+    Stages(const Workload& w, const Architecture& a, const model::NestLayout& n, const ModelOptions& o)
+        : w_(w), a_(a), n_(n), o_(o)
+    {
+    }
+    const StageResult& get(int level, int tensor)
+    {
+        auto key = std::make_pair(level, tensor);
+        auto it = cache_.find(key);
+        if (it != cache_.end()) return it->second;
+        model::StageSpec s;
+        s.workload = &w_;
+        s.nest = &n_;
+        s.tensor = tensor;
+        s.level = level;
+        s.macStage = level == a_.numLevels() - 1;
+        s.meshX = a_.fanoutX(level);
+        s.meshY = a_.fanoutY(level);
+        s.options = &o_;
+        return cache_.emplace(key, model::analyzeStage(s)).first->second;
+    }
+
+private:
+    const Workload& w_;
+    const Architecture& a_;
+    const model::NestLayout& n_;
+    const ModelOptions& o_;
+    std::map<std::pair<int, int>, StageResult> cache_;
+};
+
+struct PerInstance {
+    std::int64_t min = 0, max = 0;
+};
+
+void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt,
+                      Stages& stages, int t, Evaluation& ev, std::vector<std::vector<PerInstance>>& readsRange)
+{
+    const int L = a.numLevels();
+    const bool rw = w.tensors[t].readWrite;
+    std::vector<int> keepers;
+    for (int i = 0; i < L; ++i)
+        if (m.keeps(i, t)) keepers.push_back(i);
+    if (keepers.empty()) return;
+
+    // Capacity, instances and partitions of each keeping level, from the stage above it.
+    for (int k : keepers) {
+        auto& ts = ev.levels[k].tensors[t];
+        ts.kept = true;
+        if (k == 0) {
+            ts.utilized_capacity = w.tensorSize(t);
+            ts.partition_size = ts.utilized_capacity;
+            ts.utilized_instances = 1;
+            continue;
+        }
+        const StageResult& above = stages.get(k - 1, t);
+        for (const auto& c : above.children) {
+            ts.utilized_capacity = std::max(ts.utilized_capacity, c.maxTile);
+            ts.partition_size = std::max(ts.partition_size, c.distinctWords);
+            ts.utilized_instances += c.count;
+        }
+    }
+
+    auto partitionTotal = [&](int k) {
+        if (k == 0) return w.tensorSize(t);
+        std::int64_t s = 0;
+        for (const auto& c : stages.get(k - 1, t).children) s += c.count * c.distinctWords;
+        return s;
+    };
+
+    for (std::size_t a_i = 0; a_i < keepers.size(); ++a_i) {
+        const int K = keepers[a_i];
+        const int C = a_i + 1 < keepers.size() ? keepers[a_i + 1] : L;  // L = the MACs
+        // Accesses at K: the stage right above C, scaled through the bypassing levels between
+        // by each stage's own multicast ratio (Timeloop's masking of bypassed levels).
+        const StageResult& direct = stages.get(C - 1, t);
+        double content = static_cast<double>(direct.parentAccesses);
+        for (int j = C - 2; j >= K; --j) content /= stages.get(j, t).multicastRatio();
+        const std::int64_t contentK = static_cast<std::int64_t>(std::llround(content));
+        auto& ks = ev.levels[K].tensors[t];
+        ks.multicast_factor = stages.get(K, t).multicastRatio();
+        PerInstance range;
+        if (C - 1 == K) {
+            range = {direct.accessesMin, direct.accessesMax};
+        } else {
+            const std::int64_t n = std::max<std::int64_t>(1, ks.utilized_instances);
+            range = {contentK / n, (contentK + n - 1) / n};
+        }
+        if (rw) {
+            ks.updates = contentK;
+            ks.updates_min = range.min;
+            ks.updates_max = range.max;
+            const std::int64_t elided = opt.firstReadElision ? partitionTotal(K) : 0;
+            ks.reads += contentK - elided;
+            const std::int64_t perInst = opt.firstReadElision ? ks.partition_size : 0;
+            readsRange[K][t] = {std::max<std::int64_t>(0, range.min - perInst), std::max<std::int64_t>(0, range.max - perInst)};
+        } else {
+            ks.reads += contentK;
+            readsRange[K][t] = range;
+        }
+        if (C < L) {
+            auto& cs = ev.levels[C].tensors[t];
+            std::int64_t fills = 0, fmin = 0, fmax = 0;
+            bool first = true;
+            for (const auto& c : direct.children) {
+                const std::int64_t f = c.received - (rw ? c.distinctWords : 0);
+                fills += c.count * f;
+                fmin = first ? f : std::min(fmin, f);
+                fmax = std::max(fmax, f);
+                first = false;
+            }
+            cs.fills = fills;
+            cs.fills_min = fmin;
+            cs.fills_max = fmax;
+            // Neighbours forwarding over links read their own copy (Timeloop's peer accesses).
+            cs.reads += direct.linkTransfers;
+            cs.link_transfers = direct.linkTransfers;
+        } else {
+            ks.link_transfers += 0;
+        }
+    }
+    // The backing store is never filled.
+    auto& back = ev.levels[keepers.front()].tensors[t];
+    back.fills = back.fills_min = back.fills_max = 0;
+    for (int k : keepers) {
+        auto& ts = ev.levels[k].tensors[t];
+        ts.reads_min = readsRange[k][t].min;
+        ts.reads_max = readsRange[k][t].max;
+        if (ts.utilized_instances == 1) {
+            ts.reads_min = ts.reads_max = ts.reads;
+            ts.fills_min = ts.fills_max = ts.fills;
+            ts.updates_min = ts.updates_max = ts.updates;
+        }
+    }
+}
+
+void checkCapacity(const Workload& w, const Architecture& a, Evaluation& ev)
+{
+    for (int i = 0; i < a.numLevels(); ++i) {
+        auto& ls = ev.levels[i];
+        std::string parts;
+        ls.capacity_used_words = 0;
+        for (int t = 0; t < w.numTensors(); ++t) {
+            const auto& ts = ls.tensors[t];
+            if (!ts.kept) continue;
+            ls.capacity_used_words += ts.utilized_capacity;
+            if (!parts.empty()) parts += " + ";
+            parts += w.tensors[t].name + " " + std::to_string(ts.utilized_capacity);
+            ls.utilized_instances = std::max(ls.utilized_instances, ts.utilized_instances);
+        }
+        const auto eff = a.levels[i].effectiveSizeWords();
+        if (eff && ls.capacity_used_words > *eff)
+            ev.errors.push_back({"mapping.levels[" + a.levels[i].name + "]",
+                                 "capacity exceeded: tiles need " + std::to_string(ls.capacity_used_words) + " words (" +
+                                     parts + ") but " + a.levels[i].name + " holds " + std::to_string(*eff),
+                                 {}});
+    }
+}
+
+} // namespace
+
+Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt)
+{
+    Evaluation ev;
+    ev.macs = w.macs();
+    for (const auto& t : w.tensors) ev.tensorNames.push_back(t.name);
+    ev.errors = structuralChecks(w, a, m);
+    ev.levels.resize(a.levels.size());
+    for (std::size_t i = 0; i < a.levels.size(); ++i) {
+        ev.levels[i].name = a.levels[i].name;
+        ev.levels[i].tensors.resize(w.tensors.size());
+    }
+    ev.area_um2 = a.area_um2();
+    if (!ev.errors.empty()) return ev;
+
+    const model::NestLayout nest = model::buildNestLayout(w, m);
+    Stages stages(w, a, nest, opt);
+    std::vector<std::vector<PerInstance>> readsRange(a.levels.size(), std::vector<PerInstance>(w.tensors.size()));
+    for (int t = 0; t < w.numTensors(); ++t) fillTensorCounts(w, a, m, opt, stages, t, ev, readsRange);
+
+    const StageResult& macStage = stages.get(a.numLevels() - 1, 0);
+    ev.macs = macStage.macs;
+    for (const auto& c : macStage.children) {
+        ev.compute_cycles = std::max(ev.compute_cycles, c.activeSteps);
+        ev.utilized_macs += c.count;
+    }
+    checkCapacity(w, a, ev);
+    model::applyEnergyAndTiming(a, m, ev);
+    ev.valid = ev.errors.empty();
+    return ev;
+}
+
+} // namespace nestor

@@ -1,0 +1,22 @@
+#pragma once
+// The loop-nest cost model (Timeloop semantics, exact counts). One evaluation path:
+// search, solvers, sweeps, CLI and GUI all score a mapping through evaluate().
+#include "arch/Architecture.h"
+#include "mapping/Mapping.h"
+#include "model/Evaluation.h"
+#include "workload/Workload.h"
+
+namespace nestor {
+
+struct ModelOptions {
+    // Timeloop before commit a12fff5 remembered a zero translation as a stride, so the
+    // first move after a stationary loop counted the whole tile. Off = current rule.
+    bool legacyZeroTranslationRule = false;
+    bool linkTransfers = true;       // neighbour-to-neighbour forwarding (Timeloop default)
+    bool firstReadElision = true;    // first update of an element needs no read
+};
+
+// Never throws on a bad mapping: an invalid mapping yields valid == false with errors.
+Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt = {});
+
+} // namespace nestor

@@ -1,0 +1,726 @@
+#include "model/StageAnalysis.h"
+
+#include "model/TileGeometry.h"
+
+#include <map>
+#include <unordered_map>
+
+namespace nestor::model {
+namespace {
+
+// Where a spatial index sits relative to its loop's residual r and bound b; this is all that
+// decides whether the instance is busy and whether it is the last index, in either mode.
+enum class Cat : std::uint8_t { Any, BelowRes, AtRes, Between, AtBound, AtBoth };
+
+struct CatEffect {
+    bool active;
+    bool last;
+};
+
+CatEffect effectOf(Cat c, bool residualMode)
+{
+    switch (c) {
+    case Cat::Any: return {true, true};
+    case Cat::BelowRes: return {true, false};
+    case Cat::AtRes: return {true, residualMode};
+    case Cat::Between: return {!residualMode, false};
+    case Cat::AtBound: return {!residualMode, !residualMode};
+    case Cat::AtBoth: return {true, true};
+    }
+    return {true, true};
+}
+
+Cat categorize(std::int64_t s, std::int64_t b, std::int64_t r)
+{
+    if (s == r - 1 && s == b - 1) return Cat::AtBoth;
+    if (s < r - 1) return Cat::BelowRes;
+    if (s == r - 1) return Cat::AtRes;
+    if (s < b - 1) return Cat::Between;
+    return Cat::AtBound;
+}
+
+std::vector<std::pair<Cat, std::int64_t>> categoriesOf(const NestLoop& l, bool imperfectDim)
+{
+    if (!imperfectDim) return {{Cat::Any, l.bound}};
+    std::vector<std::pair<Cat, std::int64_t>> v;
+    const std::int64_t b = l.bound, r = l.residual;
+    if (r - 1 > 0) v.push_back({Cat::BelowRes, r - 1});
+    if (r < b) {
+        v.push_back({Cat::AtRes, 1});
+        if (b - r - 1 > 0) v.push_back({Cat::Between, b - r - 1});
+        v.push_back({Cat::AtBound, 1});
+    } else {
+        v.push_back({Cat::AtBoth, 1});
+    }
+    return v;
+}
+
+struct ClassState {
+    bool hasPrev = false;
+    bool hasTrans = false;
+    bool hasPrevDelta = false;
+    Box prev;
+    Vec trans{};
+    Delta prevDelta;
+
+    bool operator==(const ClassState& o) const
+    {
+        if (hasPrev != o.hasPrev || hasTrans != o.hasTrans || hasPrevDelta != o.hasPrevDelta) return false;
+        if (hasPrev && !(prev == o.prev)) return false;
+        if (hasTrans && trans != o.trans) return false;
+        if (hasPrevDelta && !(prevDelta == o.prevDelta)) return false;
+        return true;
+    }
+};
+using State = std::vector<ClassState>;
+
+inline void mix(std::size_t& h, std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
+
+void hashBox(std::size_t& h, const Box& b, int n)
+{
+    for (int r = 0; r < n; ++r) {
+        mix(h, static_cast<std::uint64_t>(b.lo[r]));
+        mix(h, static_cast<std::uint64_t>(b.ext[r]));
+    }
+}
+
+std::size_t hashState(const State& s, int n)
+{
+    std::size_t h = s.size();
+    for (const auto& c : s) {
+        mix(h, (c.hasPrev ? 1u : 0u) | (c.hasTrans ? 2u : 0u) | (c.hasPrevDelta ? 4u : 0u));
+        if (c.hasPrev) hashBox(h, c.prev, n);
+        if (c.hasTrans)
+            for (int r = 0; r < n; ++r) mix(h, static_cast<std::uint64_t>(c.trans[r]));
+        if (c.hasPrevDelta) {
+            mix(h, c.prevDelta.kind);
+            hashBox(h, c.prevDelta.outer, n);
+        }
+    }
+    return h;
+}
+
+struct StateHash {
+    int n;
+    std::size_t operator()(const State& s) const { return hashState(s, n); }
+};
+
+void shiftState(State& s, const Vec& by, int n)
+{
+    for (auto& c : s) {
+        if (c.hasPrev) c.prev = shifted(c.prev, by, n);
+        if (c.hasPrevDelta) c.prevDelta = c.prevDelta.shiftedBy(by, n);
+    }
+}
+
+Vec negate(Vec v)
+{
+    for (auto& x : v) x = -x;
+    return v;
+}
+
+Vec scaled(const Vec& v, std::int64_t k)
+{
+    Vec r{};
+    for (int i = 0; i < kMaxRanks; ++i) r[i] = v[i] * k;
+    return r;
+}
+
+Vec plus(const Vec& a, const Vec& b)
+{
+    Vec r{};
+    for (int i = 0; i < kMaxRanks; ++i) r[i] = a[i] + b[i];
+    return r;
+}
+
+Vec minus(const Vec& a, const Vec& b)
+{
+    Vec r{};
+    for (int i = 0; i < kMaxRanks; ++i) r[i] = a[i] - b[i];
+    return r;
+}
+
+// Accumulated figures of a run (a sub-nest executed once), relative to its first step's base.
+struct Acc {
+    std::int64_t parentAccesses = 0, weighted = 0, link = 0, macs = 0, busySteps = 0;
+    std::vector<std::int64_t> received, activeSteps, maxTile;
+    std::vector<Box> hull;
+    std::vector<std::uint8_t> everActive;
+
+    explicit Acc(std::size_t classes = 0)
+        : received(classes, 0), activeSteps(classes, 0), maxTile(classes, 0), hull(classes), everActive(classes, 0)
+    {
+    }
+
+    void addSums(const Acc& o, std::int64_t k)
+    {
+        parentAccesses += k * o.parentAccesses;
+        weighted += k * o.weighted;
+        link += k * o.link;
+        macs += k * o.macs;
+        busySteps += k * o.busySteps;
+        for (std::size_t c = 0; c < received.size(); ++c) {
+            received[c] += k * o.received[c];
+            activeSteps[c] += k * o.activeSteps[c];
+        }
+    }
+    void subtractSums(const Acc& o)
+    {
+        parentAccesses -= o.parentAccesses;
+        weighted -= o.weighted;
+        link -= o.link;
+        macs -= o.macs;
+        busySteps -= o.busySteps;
+        for (std::size_t c = 0; c < received.size(); ++c) {
+            received[c] -= o.received[c];
+            activeSteps[c] -= o.activeSteps[c];
+        }
+    }
+    void uniteHulls(const Acc& o, const Vec& shift, int n)
+    {
+        for (std::size_t c = 0; c < hull.size(); ++c) {
+            if (!o.everActive[c]) continue;
+            const Box b = shifted(o.hull[c], shift, n);
+            if (!everActive[c]) {
+                hull[c] = b;
+            } else {
+                for (int r = 0; r < n; ++r) {
+                    const std::int64_t lo = std::min(hull[c].lo[r], b.lo[r]);
+                    const std::int64_t hi = std::max(hull[c].lo[r] + hull[c].ext[r], b.lo[r] + b.ext[r]);
+                    hull[c].lo[r] = lo;
+                    hull[c].ext[r] = hi - lo;
+                }
+            }
+            everActive[c] = 1;
+            maxTile[c] = std::max(maxTile[c], o.maxTile[c]);
+        }
+    }
+    void add(const Acc& o, const Vec& shift, int n)
+    {
+        addSums(o, 1);
+        uniteHulls(o, shift, n);
+    }
+};
+
+struct RunResult {
+    Acc acc;
+    State exit;
+    Vec disp{};  // base of the last step minus base of the first step (tensor space)
+};
+
+struct Child {
+    Vec offset{};
+    std::int64_t x = 0, y = 0;
+    int cls = 0;
+};
+
+struct ChildClass {
+    std::vector<Cat> cats;                 // per child spatial loop
+    std::vector<int> members;              // child indices
+    std::vector<std::int64_t> groupSizes;  // children sharing an offset, when this class is alone
+};
+
+class StageWalker {
+public:
+    explicit StageWalker(const StageSpec& s) : spec_(s), nest_(*s.nest), w_(*s.workload)
+    {
+        const auto& t = w_.tensors[spec_.tensor];
+        nRanks_ = static_cast<int>(t.ranks.size());
+        leafPos_ = nest_.spatialBegin[spec_.level];
+        boundary_ = nest_.levelBegin[spec_.level + 1];
+        stepVec_.resize(nest_.loops.size());
+        for (std::size_t p = 0; p < nest_.loops.size(); ++p) stepVec_[p] = project(nest_.loops[p].dim, nest_.loops[p].stride);
+        for (int d = 0; d < w_.numDims(); ++d) {
+            extFull_.push_back(spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, false));
+            extLast_.push_back(spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, true));
+        }
+        buildChildren();
+        memo_ = std::unordered_map<Key, RunResult, KeyHash>(64, KeyHash{nRanks_});
+    }
+
+    StageResult run()
+    {
+        StageResult out;
+        // Instance classes: categories of the spatial loops of the levels above.
+        std::vector<int> instLoops;
+        for (int p = 0; p < leafPos_; ++p)
+            if (nest_.loops[p].spatial()) instLoops.push_back(p);
+        std::vector<std::vector<std::pair<Cat, std::int64_t>>> options;
+        for (int p : instLoops) options.push_back(categoriesOf(nest_.loops[p], nest_.dimImperfect(nest_.loops[p].dim)));
+        std::vector<std::size_t> pick(instLoops.size(), 0);
+        bool firstInstance = true;
+        instCats_.assign(nest_.loops.size(), Cat::Any);
+        while (true) {
+            std::int64_t mult = 1;
+            for (std::size_t k = 0; k < instLoops.size(); ++k) {
+                instCats_[instLoops[k]] = options[k][pick[k]].first;
+                mult *= options[k][pick[k]].second;
+            }
+            memo_.clear();
+            State init(classes_.size());
+            const RunResult r = runFrom(0, nest_.imperfectDims, true, init);
+            bool used = false;
+            for (std::size_t c = 0; c < classes_.size(); ++c) {
+                if (!r.acc.everActive[c]) continue;
+                used = true;
+                StageChildResult cr;
+                cr.count = mult * static_cast<std::int64_t>(classes_[c].members.size());
+                cr.received = r.acc.received[c];
+                cr.activeSteps = r.acc.activeSteps[c];
+                cr.maxTile = r.acc.maxTile[c];
+                cr.hullSize = r.acc.hull[c].size(nRanks_);
+                cr.distinctWords = distinctWords(classes_[c].cats);
+                cr.everActive = true;
+                out.children.push_back(cr);
+            }
+            out.parentAccesses += mult * r.acc.parentAccesses;
+            out.weighted += mult * r.acc.weighted;
+            out.linkTransfers += mult * r.acc.link;
+            out.macs += mult * r.acc.macs;
+            if (used) {
+                out.usedInstances += mult;
+                out.accessesMin = firstInstance ? r.acc.parentAccesses : std::min(out.accessesMin, r.acc.parentAccesses);
+                out.accessesMax = std::max(out.accessesMax, r.acc.parentAccesses);
+                firstInstance = false;
+            }
+            std::size_t k = 0;
+            for (; k < pick.size(); ++k) {
+                if (++pick[k] < options[k].size()) break;
+                pick[k] = 0;
+            }
+            if (k == pick.size()) break;
+        }
+        return out;
+    }
+
+private:
+    Vec project(int dim, std::int64_t amount) const
+    {
+        Vec v{};
+        const auto& ranks = w_.tensors[spec_.tensor].ranks;
+        for (int r = 0; r < nRanks_; ++r)
+            for (const auto& term : ranks[r])
+                if (term.dim == dim) v[r] += term.coef * amount;
+        return v;
+    }
+
+    void buildChildren()
+    {
+        for (int p = leafPos_; p < boundary_; ++p) childLoops_.push_back(p);
+        std::int64_t fanX = 1, fanY = 1;
+        for (int p : childLoops_)
+            (nest_.loops[p].kind == LoopKind::SpatialX ? fanX : fanY) *= nest_.loops[p].bound;
+        // Timeloop linearizes the spatial loops row-major (Y outer, X inner) and lays the
+        // linear index out on a grid whose row length is the larger of the physical and the
+        // logical X fanout; neighbours for link transfers are taken on that grid.
+        gridX_ = std::max(spec_.meshX, fanX);
+        gridY_ = std::max(spec_.meshY, (fanX * fanY + gridX_ - 1) / gridX_);
+        grid_.assign(static_cast<std::size_t>(gridX_ * gridY_), -1);
+        std::map<std::vector<Cat>, int> classIds;
+        std::vector<std::int64_t> idx(childLoops_.size(), 0);
+        bool done = false;
+        while (!done) {
+            Child ch;
+            std::vector<Cat> cats;
+            std::int64_t xPart = 0, yPart = 0;
+            for (std::size_t k = 0; k < childLoops_.size(); ++k) {
+                const auto& l = nest_.loops[childLoops_[k]];
+                ch.offset = plus(ch.offset, project(l.dim, idx[k] * l.stride));
+                if (l.kind == LoopKind::SpatialX) xPart = xPart * l.bound + idx[k];
+                else yPart = yPart * l.bound + idx[k];
+                cats.push_back(nest_.dimImperfect(l.dim) ? categorize(idx[k], l.bound, l.residual) : Cat::Any);
+            }
+            const std::int64_t linear = yPart * fanX + xPart;
+            ch.x = linear % gridX_;
+            ch.y = linear / gridX_;
+            auto [it, fresh] = classIds.emplace(cats, static_cast<int>(classes_.size()));
+            if (fresh) classes_.push_back(ChildClass{cats, {}, {}});
+            ch.cls = it->second;
+            classes_[ch.cls].members.push_back(static_cast<int>(children_.size()));
+            grid_[static_cast<std::size_t>(ch.y * gridX_ + ch.x)] = static_cast<int>(children_.size());
+            children_.push_back(ch);
+            done = true;
+            for (std::size_t k = childLoops_.size(); k-- > 0;) {
+                if (++idx[k] < nest_.loops[childLoops_[k]].bound) {
+                    done = false;
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+        for (auto& cls : classes_) {
+            std::map<Vec, std::int64_t> byOffset;
+            for (int m : cls.members) ++byOffset[children_[m].offset];
+            for (const auto& [off, n] : byOffset) cls.groupSizes.push_back(n);
+        }
+    }
+
+    struct Key {
+        int p;
+        std::uint32_t flags;
+        bool active;
+        State state;
+        bool operator==(const Key& o) const
+        {
+            return p == o.p && flags == o.flags && active == o.active && state == o.state;
+        }
+    };
+    struct KeyHash {
+        int n;
+        std::size_t operator()(const Key& k) const
+        {
+            std::size_t h = hashState(k.state, n);
+            mix(h, static_cast<std::uint64_t>(k.p));
+            mix(h, k.flags);
+            mix(h, k.active ? 1 : 0);
+            return h;
+        }
+    };
+
+    RunResult runFrom(int p, std::uint32_t flags, bool active, const State& st)
+    {
+        if (p == leafPos_) return leaf(flags, active, st);
+        const NestLoop& l = nest_.loops[p];
+        const bool imp = nest_.dimImperfect(l.dim);
+        const std::uint32_t bit = 1u << l.dim;
+        if (l.spatial()) {
+            const Cat cat = instCats_[p];
+            if (cat == Cat::Any) return runFrom(p + 1, flags, active, st);
+            const CatEffect e = effectOf(cat, (flags & bit) != 0);
+            return runFrom(p + 1, e.last ? flags : (flags & ~bit), active && e.active, st);
+        }
+        Key key{p, flags, active, st};
+        if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+
+        const std::int64_t trips = (imp && (flags & bit)) ? l.residual : l.bound;
+        const std::uint32_t innerFlags = imp ? (flags & ~bit) : flags;
+        const std::int64_t nonLast = trips - 1;
+        const Vec& step = stepVec_[p];
+        RunResult res{Acc(classes_.size()), {}, {}};
+        State cur = st;
+        std::unordered_map<State, std::pair<std::int64_t, Acc>, StateHash> seen(8, StateHash{nRanks_});
+        bool detect = nonLast > 2;
+        Acc nonLastShape;  // structural figures of one non-last iteration
+        bool haveShape = false;
+        std::int64_t a = 0;
+        while (a < nonLast) {
+            if (detect) {
+                auto it = seen.find(cur);
+                if (it != seen.end()) {
+                    const std::int64_t cycle = a - it->second.first;
+                    Acc perCycle = res.acc;
+                    perCycle.subtractSums(it->second.second);
+                    const std::int64_t m = (nonLast - a) / cycle;
+                    if (m > 0) {
+                        res.acc.addSums(perCycle, m);
+                        res.acc.uniteHulls(nonLastShape, scaled(step, a + m * cycle - 1), nRanks_);
+                        a += m * cycle;
+                    }
+                    detect = false;
+                    continue;
+                }
+                seen.emplace(cur, std::make_pair(a, res.acc));
+            }
+            RunResult sub = runFrom(p + 1, innerFlags, active, cur);
+            res.acc.add(sub.acc, scaled(step, a), nRanks_);
+            if (!haveShape) {
+                nonLastShape = sub.acc;
+                haveShape = true;
+            }
+            cur = std::move(sub.exit);
+            shiftState(cur, negate(minus(step, sub.disp)), nRanks_);
+            ++a;
+        }
+        RunResult last = runFrom(p + 1, flags, active, cur);
+        res.acc.add(last.acc, scaled(step, nonLast), nRanks_);
+        res.exit = std::move(last.exit);
+        res.disp = plus(scaled(step, nonLast), last.disp);
+        memo_.emplace(std::move(key), res);
+        return res;
+    }
+
+    static std::int64_t representative(Cat c, const NestLoop& l)
+    {
+        switch (c) {
+        case Cat::Any:
+        case Cat::BelowRes: return 0;
+        case Cat::AtRes: return l.residual - 1;
+        case Cat::Between: return l.residual;
+        case Cat::AtBound:
+        case Cat::AtBoth: return l.bound - 1;
+        }
+        return 0;
+    }
+
+    // Positions of dimension d that a child ever covers: the temporal loops of d above the
+    // child run through every reachable index combination (residual rule included), the
+    // spatial loops of d are fixed at the child's (or its instance's) index.
+    std::vector<std::uint8_t> coveredPositions(int d, const std::vector<Cat>& childCats) const
+    {
+        std::vector<const NestLoop*> loops;
+        std::vector<std::int64_t> fixed;  // -1 = temporal
+        for (int p = 0; p < boundary_; ++p) {
+            const NestLoop& l = nest_.loops[p];
+            if (l.dim != d) continue;
+            loops.push_back(&l);
+            if (!l.spatial()) fixed.push_back(-1);
+            else if (p < leafPos_) fixed.push_back(representative(instCats_[p], l));
+            else fixed.push_back(representative(childCats[p - leafPos_], l));
+        }
+        std::vector<std::uint8_t> covered(static_cast<std::size_t>(w_.bounds[d]), 0);
+        const bool imp = nest_.dimImperfect(d);
+        // Depth-first over the loops of d, outermost first, carrying "all outer at last".
+        struct Frame {
+            std::size_t k;
+            std::int64_t base;
+            bool allLast;
+        };
+        std::vector<Frame> stack{{0, 0, true}};
+        while (!stack.empty()) {
+            const Frame f = stack.back();
+            stack.pop_back();
+            if (f.k == loops.size()) {
+                const std::int64_t ext = spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, imp && f.allLast);
+                for (std::int64_t x = f.base; x < f.base + ext && x < w_.bounds[d]; ++x) covered[static_cast<std::size_t>(x)] = 1;
+                continue;
+            }
+            const NestLoop& l = *loops[f.k];
+            const std::int64_t trips = (imp && f.allLast) ? l.residual : l.bound;
+            if (fixed[f.k] >= 0) {
+                if (fixed[f.k] >= trips) continue;  // this child is idle then
+                stack.push_back({f.k + 1, f.base + fixed[f.k] * l.stride, f.allLast && fixed[f.k] == trips - 1});
+            } else {
+                for (std::int64_t i = 0; i < trips; ++i)
+                    stack.push_back({f.k + 1, f.base + i * l.stride, f.allLast && i == trips - 1});
+            }
+        }
+        return covered;
+    }
+
+    // Distinct words of the tensor that one child ever holds.
+    std::int64_t distinctWords(const std::vector<Cat>& childCats) const
+    {
+        const auto& ranks = w_.tensors[spec_.tensor].ranks;
+        std::vector<std::vector<std::uint8_t>> perDim(w_.numDims());
+        std::int64_t total = 1;
+        for (const auto& rank : ranks) {
+            std::vector<std::uint8_t> values{1};  // Minkowski sum of coef * covered positions
+            for (const auto& term : rank) {
+                if (perDim[term.dim].empty()) perDim[term.dim] = coveredPositions(term.dim, childCats);
+                const auto& cov = perDim[term.dim];
+                std::vector<std::uint8_t> next(values.size() + static_cast<std::size_t>(term.coef) * cov.size(), 0);
+                for (std::size_t v = 0; v < values.size(); ++v) {
+                    if (!values[v]) continue;
+                    for (std::size_t x = 0; x < cov.size(); ++x)
+                        if (cov[x]) next[v + static_cast<std::size_t>(term.coef) * x] = 1;
+                }
+                values.swap(next);
+            }
+            std::int64_t n = 0;
+            for (auto v : values) n += v;
+            total *= n;
+        }
+        return total;
+    }
+
+    Box tileFor(std::uint32_t flags) const
+    {
+        const auto& ranks = w_.tensors[spec_.tensor].ranks;
+        Box b;
+        for (int r = 0; r < nRanks_; ++r) {
+            std::int64_t e = 1;
+            for (const auto& term : ranks[r]) {
+                const std::int64_t ed = (flags >> term.dim) & 1u ? extLast_[term.dim] : extFull_[term.dim];
+                e += term.coef * (ed - 1);
+            }
+            b.lo[r] = 0;
+            b.ext[r] = e;
+        }
+        return b;
+    }
+
+    Delta applyReuseRule(ClassState& cs, const Box& tile) const
+    {
+        if (spec_.macStage) return wholeDelta(tile, nRanks_);
+        Delta d;
+        if (!cs.hasPrev) {
+            d = wholeDelta(tile, nRanks_);
+            cs.hasTrans = false;
+        } else {
+            const Vec tr = translation(cs.prev, tile, nRanks_);
+            bool zero = true;
+            for (int r = 0; r < nRanks_; ++r) zero = zero && tr[r] == 0;
+            if (zero && !spec_.options->legacyZeroTranslationRule) {
+                d = difference(tile, cs.prev, nRanks_);
+            } else if (!cs.hasTrans) {
+                d = difference(tile, cs.prev, nRanks_);
+                cs.hasTrans = true;
+                cs.trans = tr;
+            } else if (tr == cs.trans) {
+                d = difference(tile, cs.prev, nRanks_);
+            } else {
+                d = wholeDelta(tile, nRanks_);
+                cs.hasTrans = false;
+            }
+        }
+        cs.prev = tile;
+        cs.hasPrev = true;
+        return d;
+    }
+
+    RunResult leaf(std::uint32_t flags, bool active, const State& st)
+    {
+        RunResult res{Acc(classes_.size()), st, {}};
+        if (!active) return res;
+        const std::size_t nc = classes_.size();
+        std::vector<Delta> deltas(nc);
+        std::vector<std::uint8_t> busy(nc, 0);
+        for (std::size_t c = 0; c < nc; ++c) {
+            std::uint32_t f = flags;
+            bool on = true;
+            for (std::size_t k = 0; k < childLoops_.size(); ++k) {
+                const Cat cat = classes_[c].cats[k];
+                if (cat == Cat::Any) continue;
+                const std::uint32_t bit = 1u << nest_.loops[childLoops_[k]].dim;
+                const CatEffect e = effectOf(cat, (f & bit) != 0);
+                on = on && e.active;
+                if (!e.last) f &= ~bit;
+            }
+            if (!on) continue;
+            busy[c] = 1;
+            const Box tile = tileFor(f);
+            deltas[c] = applyReuseRule(res.exit[c], tile);
+            const std::int64_t members = static_cast<std::int64_t>(classes_[c].members.size());
+            res.acc.received[c] += deltas[c].size;
+            res.acc.activeSteps[c] += 1;
+            res.acc.maxTile[c] = tile.size(nRanks_);
+            res.acc.hull[c] = tile;
+            res.acc.everActive[c] = 1;
+            if (spec_.macStage) res.acc.macs += members;
+        }
+        res.acc.busySteps = 1;
+        countParentAccesses(deltas, busy, st, res.acc);
+        for (std::size_t c = 0; c < nc; ++c) {
+            res.exit[c].hasPrevDelta = busy[c] != 0;
+            if (busy[c]) res.exit[c].prevDelta = deltas[c];
+        }
+        return res;
+    }
+
+    // Groups identical deltas of this step (multicast or spatial reduction) and, where a
+    // neighbour held the same delta in the previous step, serves it over the link instead
+    // when that lowers the parent's accesses.
+    void countParentAccesses(const std::vector<Delta>& deltas, const std::vector<std::uint8_t>& busy, const State& prev,
+                             Acc& acc)
+    {
+        const std::size_t nc = classes_.size();
+        int nonEmptyClasses = 0, only = -1;
+        for (std::size_t c = 0; c < nc; ++c)
+            if (busy[c] && deltas[c].size > 0) {
+                ++nonEmptyClasses;
+                only = static_cast<int>(c);
+            }
+        if (nonEmptyClasses == 0) return;
+
+        std::int64_t accessesWithout = 0, weightedWithout = 0;
+        if (nonEmptyClasses == 1) {
+            const auto& cls = classes_[only];
+            accessesWithout = deltas[only].size * static_cast<std::int64_t>(cls.groupSizes.size());
+            weightedWithout = deltas[only].size * static_cast<std::int64_t>(cls.members.size());
+        } else {
+            groupExplicitly(deltas, busy, nullptr, accessesWithout, weightedWithout);
+        }
+
+        if (spec_.options->linkTransfers && children_.size() > 1) {
+            std::vector<std::uint8_t> served(children_.size(), 0);
+            std::int64_t linkWords = 0;
+            bool any = false;
+            for (std::size_t c = 0; c < nc; ++c) {
+                if (!busy[c] || deltas[c].size == 0) continue;
+                for (int m : classes_[c].members) {
+                    const Child& ch = children_[m];
+                    const Delta mine = deltas[c].shiftedBy(ch.offset, nRanks_);
+                    const std::int64_t nx[4] = {ch.x - 1, ch.x + 1, ch.x, ch.x};
+                    const std::int64_t ny[4] = {ch.y, ch.y, ch.y - 1, ch.y + 1};
+                    for (int k = 0; k < 4; ++k) {
+                        if (nx[k] < 0 || ny[k] < 0 || nx[k] >= gridX_ || ny[k] >= gridY_) continue;
+                        const int nb = grid_[static_cast<std::size_t>(ny[k] * gridX_ + nx[k])];
+                        if (nb < 0) continue;
+                        const ClassState& ps = prev[children_[nb].cls];
+                        if (!ps.hasPrevDelta || ps.prevDelta.size != mine.size) continue;
+                        if (ps.prevDelta.shiftedBy(children_[nb].offset, nRanks_) == mine) {
+                            served[m] = 1;
+                            linkWords += mine.size;
+                            any = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            if (any) {
+                std::int64_t accessesWith = 0, weightedWith = 0;
+                groupExplicitly(deltas, busy, &served, accessesWith, weightedWith);
+                if (accessesWith < accessesWithout) {
+                    acc.parentAccesses += accessesWith;
+                    acc.weighted += weightedWith;
+                    acc.link += linkWords;
+                    return;
+                }
+            }
+        }
+        acc.parentAccesses += accessesWithout;
+        acc.weighted += weightedWithout;
+    }
+
+    void groupExplicitly(const std::vector<Delta>& deltas, const std::vector<std::uint8_t>& busy,
+                         const std::vector<std::uint8_t>* served, std::int64_t& accesses, std::int64_t& weighted) const
+    {
+        struct DeltaHash {
+            int n;
+            std::size_t operator()(const Delta& d) const
+            {
+                std::size_t h = d.kind;
+                hashBox(h, d.outer, n);
+                if (d.kind == Delta::Difference) hashBox(h, d.hole, n);
+                return h;
+            }
+        };
+        std::unordered_map<Delta, std::int64_t, DeltaHash> groups(64, DeltaHash{nRanks_});
+        for (std::size_t c = 0; c < classes_.size(); ++c) {
+            if (!busy[c] || deltas[c].size == 0) continue;
+            for (int m : classes_[c].members) {
+                if (served && (*served)[m]) continue;
+                ++groups[deltas[c].shiftedBy(children_[m].offset, nRanks_)];
+            }
+        }
+        for (const auto& [d, n] : groups) {
+            accesses += d.size;
+            weighted += d.size * n;
+        }
+    }
+
+    const StageSpec& spec_;
+    const NestLayout& nest_;
+    const Workload& w_;
+    int nRanks_ = 0;
+    int leafPos_ = 0, boundary_ = 0;
+    std::vector<Vec> stepVec_;
+    std::vector<std::int64_t> extFull_, extLast_;
+    std::vector<int> childLoops_;
+    std::vector<Child> children_;
+    std::vector<ChildClass> classes_;
+    std::int64_t gridX_ = 1, gridY_ = 1;
+    std::vector<int> grid_;
+    std::vector<Cat> instCats_;
+    std::unordered_map<Key, RunResult, KeyHash> memo_;
+};
+
+} // namespace
+
+StageResult analyzeStage(const StageSpec& spec)
+{
+    StageWalker walker(spec);
+    return walker.run();
+}
+
+} // namespace nestor::model

@@ -1,0 +1,50 @@
+#pragma once
+// One "stage" of the analysis: storage level i delivering one tensor to its children (the
+// instances of level i+1, or the MACs below the last level). Walks the temporal loops above
+// the children analytically (memoized per loop, context and reuse state, with cycle
+// skipping), applies Timeloop's delta rule per child, groups identical deltas across the
+// children of each instance (multicast / spatial reduction) and finds link transfers.
+#include "model/Model.h"
+#include "model/NestLayout.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nestor::model {
+
+struct StageChildResult {
+    std::int64_t count = 0;        // children (over all instances of level i) of this kind
+    std::int64_t received = 0;     // words delivered to each such child
+    std::int64_t activeSteps = 0;  // temporal steps in which each such child is busy
+    std::int64_t maxTile = 0;      // largest tile it holds
+    std::int64_t hullSize = 0;     // words in the box hull of all its tiles
+    std::int64_t distinctWords = 0;  // distinct words it ever holds (its partition)
+    bool everActive = false;
+};
+
+struct StageResult {
+    std::int64_t parentAccesses = 0;  // total over instances of level i, after multicast/links
+    std::int64_t weighted = 0;        // sum of accesses x group size (for the masking chain)
+    std::int64_t linkTransfers = 0;   // words children got from a neighbour
+    std::int64_t accessesMin = 0, accessesMax = 0;  // per used instance of level i
+    std::int64_t usedInstances = 0;   // instances of level i with a busy child
+    std::int64_t macs = 0;            // MAC stage: operations performed
+    std::vector<StageChildResult> children;  // one entry per kind of busy child
+
+    double multicastRatio() const { return parentAccesses > 0 ? double(weighted) / double(parentAccesses) : 1.0; }
+};
+
+struct StageSpec {
+    const Workload* workload = nullptr;
+    const NestLayout* nest = nullptr;
+    int tensor = 0;
+    int level = 0;              // storage level i (outermost = 0)
+    bool macStage = false;      // children are MACs: every step reads every operand
+    std::int64_t meshX = 1;     // children per instance in X (physical fanout)
+    std::int64_t meshY = 1;     // children per instance in Y (physical fanout)
+    const ModelOptions* options = nullptr;
+};
+
+StageResult analyzeStage(const StageSpec& spec);
+
+} // namespace nestor::model

@@ -1,0 +1,129 @@
+#pragma once
+// Dense boxes in tensor space and the delta sets between consecutive tiles, in a canonical
+// form so that two deltas can be compared for exact set equality (multicast, link transfers).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace nestor::model {
+
+constexpr int kMaxRanks = 8;
+using Vec = std::array<std::int64_t, kMaxRanks>;
+
+struct Box {
+    Vec lo{};
+    Vec ext{};  // 0 in any rank = empty box
+    std::int64_t size(int n) const
+    {
+        std::int64_t s = 1;
+        for (int r = 0; r < n; ++r) s *= ext[r];
+        return s;
+    }
+    bool operator==(const Box& o) const { return lo == o.lo && ext == o.ext; }
+};
+
+inline Box shifted(Box b, const Vec& d, int n)
+{
+    for (int r = 0; r < n; ++r) b.lo[r] += d[r];
+    return b;
+}
+
+inline Box intersect(const Box& a, const Box& b, int n)
+{
+    Box c;
+    for (int r = 0; r < n; ++r) {
+        const std::int64_t lo = std::max(a.lo[r], b.lo[r]);
+        const std::int64_t hi = std::min(a.lo[r] + a.ext[r], b.lo[r] + b.ext[r]);
+        c.lo[r] = lo;
+        c.ext[r] = hi > lo ? hi - lo : 0;
+    }
+    return c;
+}
+
+// Rounded difference of the centroids (Timeloop's translation between two tiles).
+inline Vec translation(const Box& from, const Box& to, int n)
+{
+    Vec t{};
+    for (int r = 0; r < n; ++r) {
+        const std::int64_t twice = (2 * to.lo[r] + to.ext[r]) - (2 * from.lo[r] + from.ext[r]);
+        t[r] = static_cast<std::int64_t>(std::llround(static_cast<double>(twice) / 2.0));
+    }
+    return t;
+}
+
+// A delta: empty, a box, or a box minus a non-empty proper sub-box that leaves a non-box.
+struct Delta {
+    enum Kind : std::uint8_t { Empty, Whole, Difference } kind = Empty;
+    Box outer;  // Whole/Difference
+    Box hole;   // Difference: the part already held
+    std::int64_t size = 0;
+
+    bool operator==(const Delta& o) const
+    {
+        if (kind != o.kind || size != o.size) return false;
+        if (kind == Empty) return true;
+        if (kind == Whole) return outer == o.outer;
+        return outer == o.outer && hole == o.hole;
+    }
+    Delta shiftedBy(const Vec& d, int n) const
+    {
+        Delta x = *this;
+        if (kind != Empty) {
+            x.outer = shifted(outer, d, n);
+            if (kind == Difference) x.hole = shifted(hole, d, n);
+        }
+        return x;
+    }
+};
+
+inline Delta wholeDelta(const Box& b, int n)
+{
+    Delta d;
+    d.size = b.size(n);
+    if (d.size > 0) {
+        d.kind = Delta::Whole;
+        d.outer = b;
+    }
+    return d;
+}
+
+// cur \ prev in canonical form.
+inline Delta difference(const Box& cur, const Box& prev, int n)
+{
+    const Box in = intersect(cur, prev, n);
+    const std::int64_t inSize = in.size(n);
+    if (inSize == 0) return wholeDelta(cur, n);
+    const std::int64_t curSize = cur.size(n);
+    Delta d;
+    d.size = curSize - inSize;
+    if (d.size == 0) return d;
+    // The remainder is a box when the overlap spans cur fully in all ranks but one and touches
+    // one end there.
+    int partial = -1, partialCount = 0;
+    for (int r = 0; r < n; ++r)
+        if (in.ext[r] != cur.ext[r]) {
+            partial = r;
+            ++partialCount;
+        }
+    if (partialCount == 1) {
+        const int r = partial;
+        const bool atLow = in.lo[r] == cur.lo[r];
+        const bool atHigh = in.lo[r] + in.ext[r] == cur.lo[r] + cur.ext[r];
+        if (atLow || atHigh) {
+            Box b = cur;
+            b.ext[r] = cur.ext[r] - in.ext[r];
+            b.lo[r] = atLow ? in.lo[r] + in.ext[r] : cur.lo[r];
+            d.kind = Delta::Whole;
+            d.outer = b;
+            return d;
+        }
+    }
+    d.kind = Delta::Difference;
+    d.outer = cur;
+    d.hole = in;
+    return d;
+}
+
+} // namespace nestor::model

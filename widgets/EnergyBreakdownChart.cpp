@@ -1,0 +1,187 @@
+#include "EnergyBreakdownChart.h"
+
+#include "NumberFormat.h"
+#include "ViridisPalette.h"
+
+#include <qcustomplot.h>
+
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace nestor::widgets {
+
+namespace {
+
+QCPBars* addBars(QCustomPlot* plot, const QString& name, const QColor& color)
+{
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setWidth(0.6);
+    bars->setStackingGap(0);
+    bars->setPen(QPen(color.darker(130)));
+    bars->setBrush(color);
+    return bars;
+}
+
+} // namespace
+
+EnergyBreakdownChart::EnergyBreakdownChart(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), title_(new QCPTextElement(plot_))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title_);
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    title_->setFont(titleFont);
+
+    // Legend in its own row below the axis rect so it never covers a bar.
+    auto* legendRow = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(2, 0, legendRow);
+    legendRow->setMargins(QMargins(6, 0, 6, 6));
+    legendRow->addElement(0, 0, plot_->legend);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setWrap(6);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->plotLayout()->setRowStretchFactor(2, 0.001);
+    plot_->xAxis->grid()->setVisible(false);
+    plot_->xAxis->setTickLength(0, 4);
+    plot_->yAxis->setPadding(6);
+    plot_->setContextMenuPolicy(Qt::NoContextMenu);  // the chart widget shows its own menu
+    setMinimumSize(240, 180);
+    clear();
+}
+
+void EnergyBreakdownChart::resetPlot(const QString& title)
+{
+    plot_->clearPlottables();
+    title_->setText(title);
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    plot_->xAxis->setRange(-0.5, 0.5);
+    plot_->yAxis->setRange(0, 1);
+    plot_->yAxis->setLabel(tr("Energy"));
+}
+
+void EnergyBreakdownChart::clear()
+{
+    resetPlot(tr("Energy by level"));
+    plot_->legend->setVisible(false);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
+{
+    if (!e.valid) {
+        resetPlot(tr("Energy by level (no valid evaluation)"));
+        plot_->legend->setVisible(false);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    resetPlot(tr("Energy by level"));
+
+    const int numLevels = int(e.levels.size());
+    const int numTensors = int(e.tensorNames.size());
+    double leakage_pJ = 0.0;
+    double tallest_pJ = e.compute_energy_pJ;
+    for (const LevelStats& l : e.levels) {
+        leakage_pJ += l.leakage_energy_pJ;
+        tallest_pJ = std::max(tallest_pJ, l.energy_pJ);
+    }
+    const ScaledUnit unit = NumberFormat::energyUnitFor(tallest_pJ);
+    const bool showLeakage = leakage_pJ > 0.0;
+    const QList<QColor> colors = ViridisPalette::categorical(numTensors + (showLeakage ? 1 : 0) + 1);
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    QVector<double> levelKeys;
+    for (int l = 0; l < numLevels; ++l) {
+        levelKeys << double(l);
+        ticker->addTick(double(l), QString::fromStdString(e.levels[std::size_t(l)].name));
+    }
+    ticker->addTick(double(numLevels), tr("compute"));
+    plot_->xAxis->setTicker(ticker);
+
+    QCPBars* below = nullptr;
+    auto stack = [&](const QString& name, const QColor& color, auto valueOf) {
+        QVector<double> values;
+        for (int l = 0; l < numLevels; ++l) values << valueOf(e.levels[std::size_t(l)]) / unit.divisor;
+        QCPBars* bars = addBars(plot_, name, color);
+        bars->setData(levelKeys, values, true);
+        if (below) bars->moveAbove(below);
+        below = bars;
+    };
+    for (int t = 0; t < numTensors; ++t) {
+        stack(QString::fromStdString(e.tensorNames[std::size_t(t)]), colors[t], [t](const LevelStats& l) {
+            return std::size_t(t) < l.tensors.size() ? l.tensors[std::size_t(t)].energy_pJ : 0.0;
+        });
+    }
+    if (showLeakage)
+        stack(tr("Leakage"), colors[numTensors], [](const LevelStats& l) { return l.leakage_energy_pJ; });
+
+    QCPBars* compute = addBars(plot_, tr("MACs"), colors.last());
+    compute->setData(QVector<double>{double(numLevels)}, QVector<double>{e.compute_energy_pJ / unit.divisor}, true);
+
+    plot_->xAxis->setRange(-0.6, double(numLevels) + 0.6);
+    plot_->yAxis->setLabel(tr("Energy (%1)").arg(unit.unit));
+    plot_->yAxis->setRange(0, std::max(tallest_pJ / unit.divisor, 1e-12) * 1.12);
+    plot_->legend->setVisible(true);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void EnergyBreakdownChart::replotNow()
+{
+    plot_->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+int EnergyBreakdownChart::stackElementCount() const
+{
+    return plot_->plottableCount();
+}
+
+QSize EnergyBreakdownChart::exportSize(int width, int height) const
+{
+    if (width > 0 && height > 0) return {width, height};
+    if (isVisible() && plot_->width() >= 200 && plot_->height() >= 150) return plot_->size();
+    return {800, 500};
+}
+
+bool EnergyBreakdownChart::exportPng(const QString& path, int width, int height)
+{
+    const QSize size = exportSize(width, height);
+    return plot_->savePng(path, size.width(), size.height(), 2.0);
+}
+
+bool EnergyBreakdownChart::exportPdf(const QString& path, int width, int height)
+{
+    const QSize size = exportSize(width, height);
+    return plot_->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("Nestor"), title_->text());
+}
+
+void EnergyBreakdownChart::exportWithDialog(bool pdf)
+{
+    const QString filter = pdf ? tr("PDF documents (*.pdf)") : tr("PNG images (*.png)");
+    QString path = QFileDialog::getSaveFileName(this, pdf ? tr("Export chart as PDF") : tr("Export chart as PNG"),
+                                                QString(), filter);
+    if (path.isEmpty()) return;
+    const QString suffix = pdf ? QStringLiteral(".pdf") : QStringLiteral(".png");
+    if (!path.endsWith(suffix, Qt::CaseInsensitive)) path += suffix;
+    if (!(pdf ? exportPdf(path) : exportPng(path)))
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
+}
+
+void EnergyBreakdownChart::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export as PNG…"), this, [this] { exportWithDialog(false); });
+    menu.addAction(tr("Export as PDF…"), this, [this] { exportWithDialog(true); });
+    menu.exec(event->globalPos());
+}
+
+} // namespace nestor::widgets

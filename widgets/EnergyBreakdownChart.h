@@ -1,0 +1,42 @@
+#pragma once
+// Energy per storage level as stacked bars, one stack element per tensor (plus leakage
+// where present), and a separate bar for the MACs. Colours come from ViridisPalette.
+// Updates are coalesced: every change queues one replot for the next event-loop pass.
+#include "model/Evaluation.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QCPTextElement;
+
+namespace nestor::widgets {
+
+class EnergyBreakdownChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit EnergyBreakdownChart(QWidget* parent = nullptr);
+
+    void setEvaluation(const Evaluation& e);  // an invalid evaluation clears the chart
+    void clear();
+
+    // Export at the given size in pixels (0 = the widget's size, or 800 x 500 when hidden).
+    bool exportPng(const QString& path, int width = 0, int height = 0);
+    bool exportPdf(const QString& path, int width = 0, int height = 0);
+
+    void replotNow();                       // draw pending changes immediately (before a grab)
+    int stackElementCount() const;          // bar series currently shown, MAC bar included
+    QCustomPlot* plot() const { return plot_; }
+
+protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    void resetPlot(const QString& title);
+    QSize exportSize(int width, int height) const;
+    void exportWithDialog(bool pdf);
+
+    QCustomPlot* plot_;
+    QCPTextElement* title_;
+};
+
+} // namespace nestor::widgets

@@ -1,0 +1,44 @@
+#pragma once
+// Headline figures of an Evaluation (MACs, cycles, utilization, energy, pJ/MAC, area,
+// EDP, what bounds the run) above the per level x tensor access table.
+#include "model/Evaluation.h"
+
+#include <QWidget>
+
+#include <map>
+
+class QLabel;
+class QTableView;
+
+namespace nestor::widgets {
+
+class AccessCountModel;
+
+class EvaluationSummaryView : public QWidget {
+    Q_OBJECT
+public:
+    enum class Metric { Macs, Cycles, Utilization, Energy, EnergyPerMac, Area, Edp, Bound };
+
+    explicit EvaluationSummaryView(QWidget* parent = nullptr);
+
+    void showPending(const QString& title);                 // "Evaluating <title>…"
+    void showEvaluation(const QString& title, const Evaluation& e);
+    void showFailure(const QString& title, const QString& message);
+    void clear();
+
+    QString metricText(Metric m) const;
+    QString statusText() const;
+    AccessCountModel* accessCountModel() const { return accessModel_; }
+    QTableView* accessCountTable() const { return table_; }
+
+private:
+    void setStatus(const QString& text, bool alarming);
+    void clearMetrics();
+
+    QLabel* status_;
+    std::map<Metric, QLabel*> values_;
+    AccessCountModel* accessModel_;
+    QTableView* table_;
+};
+
+} // namespace nestor::widgets

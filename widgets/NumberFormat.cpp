@@ -1,0 +1,57 @@
+#include "NumberFormat.h"
+
+#include <QLocale>
+
+#include <array>
+#include <cmath>
+
+namespace nestor::widgets::NumberFormat {
+
+QString count(std::int64_t n)
+{
+    return QLocale().toString(static_cast<qlonglong>(n));
+}
+
+QString decimal(double v, int significant)
+{
+    if (!std::isfinite(v)) return QStringLiteral("—");
+    if (v != 0.0 && (std::fabs(v) >= 1e9 || std::fabs(v) < 1e-3))
+        return QLocale().toString(v, 'e', significant - 1);
+    return QLocale().toString(v, 'g', significant);
+}
+
+QString percent(double fraction)
+{
+    return QLocale().toString(fraction * 100.0, 'f', 1) + QStringLiteral(" %");
+}
+
+ScaledUnit energyUnitFor(double pJ)
+{
+    struct Prefix { double pJ; const char* unit; };
+    static constexpr std::array<Prefix, 6> prefixes{{
+        {1e12, "J"}, {1e9, "mJ"}, {1e6, "µJ"}, {1e3, "nJ"}, {1.0, "pJ"}, {1e-3, "fJ"}}};
+    const double a = std::fabs(pJ);
+    for (const Prefix& p : prefixes) {
+        if (a >= p.pJ) return {p.pJ, QString::fromUtf8(p.unit)};
+    }
+    return {1.0, QStringLiteral("pJ")};  // zero (and tiny values) stay in pJ
+}
+
+QString energy(double pJ)
+{
+    const ScaledUnit u = energyUnitFor(pJ);
+    return decimal(pJ / u.divisor) + QLatin1Char(' ') + u.unit;
+}
+
+QString area(double um2)
+{
+    if (std::fabs(um2) >= 1e5) return decimal(um2 / 1e6) + QStringLiteral(" mm²");
+    return decimal(um2) + QStringLiteral(" µm²");
+}
+
+QString scientific(double v, const QString& unit)
+{
+    return QLocale().toString(v, 'e', 3) + QLatin1Char(' ') + unit;
+}
+
+} // namespace nestor::widgets::NumberFormat

@@ -1,0 +1,52 @@
+#pragma once
+// Per level x tensor access counts of an Evaluation as a flat table: for every storage
+// level (outermost first) one row per tensor, then a total row for the level (energy
+// including leakage); a last row holds the compute energy. Bypassed tensors are listed,
+// greyed, so the table always shows the whole level x tensor grid.
+#include "model/Evaluation.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace nestor::widgets {
+
+class AccessCountModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        LevelColumn, TensorColumn, InstancesColumn, ReadsColumn, FillsColumn, UpdatesColumn,
+        CapacityColumn, EnergyColumn, ColumnCount
+    };
+    enum class RowKind { Tensor, Bypassed, LevelTotal, Compute };
+    enum Role {
+        RawValueRole = Qt::UserRole + 1,  // qint64 counts, double energy in pJ
+        RowKindRole                       // int(RowKind)
+    };
+
+    explicit AccessCountModel(QObject* parent = nullptr);
+
+    void setEvaluation(const Evaluation& e);  // an invalid evaluation empties the table
+    void clear();
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        RowKind kind = RowKind::Tensor;
+        QString level;
+        QString tensor;
+        std::int64_t instances = 0, reads = 0, fills = 0, updates = 0, capacity = 0;
+        double energy_pJ = 0.0;
+        QString toolTip;
+    };
+    QVariant display(const Row& row, int column) const;
+    QVariant raw(const Row& row, int column) const;
+
+    std::vector<Row> rows_;
+};
+
+} // namespace nestor::widgets

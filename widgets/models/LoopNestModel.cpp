@@ -1,0 +1,279 @@
+#include "models/LoopNestModel.h"
+
+#include "NumberFormat.h"
+
+#include <QApplication>
+#include <QColor>
+#include <QFont>
+#include <QFontDatabase>
+#include <QStringList>
+#include <QStyle>
+
+namespace nestor::widgets {
+
+namespace {
+
+constexpr quintptr kTopLevel = 0;  // internalId of top-level rows; children store parent row + 1
+
+QString dimName(const Workload& w, int dim)
+{
+    if (dim >= 0 && dim < w.numDims()) return QString::fromStdString(w.dimNames[std::size_t(dim)]);
+    return QStringLiteral("dim#%1").arg(dim);
+}
+
+QString loopText(const Workload& w, const Loop& loop, const QString& axis)
+{
+    QString s = QStringLiteral("%1 %2 in [0:%3)")
+                    .arg(axis.isEmpty() ? QStringLiteral("for") : QStringLiteral("par-for"), dimName(w, loop.dim))
+                    .arg(loop.bound);
+    if (!axis.isEmpty()) s += QStringLiteral(" (%1)").arg(axis);
+    if (loop.isImperfect()) s += QStringLiteral(" (residual %1)").arg(loop.residual);
+    return s;
+}
+
+QString loopToolTip(const Workload& w, const Loop& loop, const QString& axis)
+{
+    QString s = axis.isEmpty() ? QObject::tr("Temporal loop over %1, %2 iterations").arg(dimName(w, loop.dim)).arg(loop.bound)
+                               : QObject::tr("Spatial loop over %1 across %2 instances along %3")
+                                     .arg(dimName(w, loop.dim)).arg(loop.bound).arg(axis);
+    if (loop.isImperfect())
+        s += QObject::tr("\nImperfect factor: %1 iterations on the last pass of the outer loops").arg(loop.residual);
+    return s;
+}
+
+bool keeps(const Mapping& m, int level, int tensor)
+{
+    if (level < 0 || std::size_t(level) >= m.levels.size()) return true;  // missing level = keep all
+    const std::vector<bool>& keep = m.levels[std::size_t(level)].keep;
+    return keep.empty() || std::size_t(tensor) >= keep.size() || keep[std::size_t(tensor)];
+}
+
+QString sizeText(const std::optional<std::int64_t>& words)
+{
+    return words ? QObject::tr("%1 words").arg(NumberFormat::count(*words)) : QObject::tr("unbounded");
+}
+
+} // namespace
+
+LoopNestModel::LoopNestModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void LoopNestModel::setMapping(const Workload& w, const Architecture& a, const Mapping& m)
+{
+    workload_ = w;
+    architecture_ = a;
+    mapping_ = m;
+    evaluation_.reset();
+    rebuild();
+}
+
+void LoopNestModel::setEvaluation(const Evaluation& e)
+{
+    evaluation_ = e;
+    rebuild();
+}
+
+void LoopNestModel::clear()
+{
+    workload_.reset();
+    architecture_.reset();
+    mapping_.reset();
+    evaluation_.reset();
+    rebuild();
+}
+
+void LoopNestModel::rebuild()
+{
+    beginResetModel();
+    rows_.clear();
+    if (evaluation_ && !evaluation_->valid) rows_.push_back(errorsRow());
+    if (workload_ && architecture_ && mapping_) {
+        int depth = 0;
+        for (int l = 0; l < architecture_->numLevels(); ++l) rows_.push_back(levelRow(l, depth));
+        rows_.push_back(computeRow());
+    }
+    endResetModel();
+}
+
+LoopNestModel::Row LoopNestModel::errorsRow() const
+{
+    Row row;
+    row.kind = RowKind::Errors;
+    row.alarming = true;
+    const std::size_t n = evaluation_->errors.size();
+    row.text[NestColumn] = n == 0 ? tr("Invalid mapping") : tr("Invalid mapping: %n problem(s)", nullptr, int(n));
+    for (const Diagnostic& d : evaluation_->errors) {
+        Row child;
+        child.kind = RowKind::Diagnostic;
+        child.alarming = true;
+        child.text[NestColumn] = QString::fromStdString(d.toString());
+        child.toolTip = child.text[NestColumn];
+        row.children.push_back(std::move(child));
+    }
+    return row;
+}
+
+LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
+{
+    const Workload& w = *workload_;
+    const StorageLevel& arch = architecture_->levels[std::size_t(level)];
+    const bool haveStats = evaluation_ && evaluation_->valid && std::size_t(level) < evaluation_->levels.size();
+
+    Row row;
+    row.kind = RowKind::Level;
+    row.text[NestColumn] = QString::fromStdString(arch.name);
+    if (arch.instances > 1) row.text[NestColumn] += QStringLiteral(" ×%1").arg(arch.instances);
+
+    const std::vector<TensorLevelStats>* stats = haveStats ? &evaluation_->levels[std::size_t(level)].tensors : nullptr;
+    QStringList tiles;
+    QStringList bypassed;
+    for (int t = 0; t < w.numTensors(); ++t) {
+        const QString name = QString::fromStdString(w.tensors[std::size_t(t)].name);
+        if (!keeps(*mapping_, level, t)) {
+            bypassed << name;
+            continue;
+        }
+        if (stats && std::size_t(t) < stats->size())
+            tiles << QStringLiteral("%1 %2").arg(name, NumberFormat::count((*stats)[std::size_t(t)].utilized_capacity));
+        else
+            tiles << name;
+    }
+    row.text[TilesColumn] = tiles.isEmpty() ? tr("(bypasses all)") : tiles.join(QStringLiteral(", "));
+
+    const std::optional<std::int64_t> size = arch.effectiveSizeWords();
+    if (arch.isSpatialOnly()) {
+        row.text[CapacityColumn] = tr("spatial only");
+    } else if (haveStats) {
+        const std::int64_t used = evaluation_->levels[std::size_t(level)].capacity_used_words;
+        if (!size) {
+            row.text[CapacityColumn] = tr("%1 words (unbounded)").arg(NumberFormat::count(used));
+        } else {
+            const double share = *size > 0 ? double(used) / double(*size) : 0.0;
+            row.text[CapacityColumn] = tr("%1 / %2 words (%3)")
+                                           .arg(NumberFormat::count(used), NumberFormat::count(*size), NumberFormat::percent(share));
+            row.alarming = used > *size;
+        }
+    } else {
+        row.text[CapacityColumn] = sizeText(size);
+    }
+
+    row.toolTip = tr("%1: %2, %3 per instance, %4 instance(s), %5-bit words")
+                      .arg(QString::fromStdString(arch.name), QString::fromStdString(arch.technology),
+                           sizeText(arch.size_words))
+                      .arg(arch.instances)
+                      .arg(arch.word_bits);
+    if (arch.multiple_buffering != 1.0)
+        row.toolTip += tr("\nMultiple buffering %1: usable %2").arg(arch.multiple_buffering).arg(sizeText(size));
+    if (!bypassed.isEmpty()) row.toolTip += tr("\nBypasses %1").arg(bypassed.join(QStringLiteral(", ")));
+    if (row.alarming) row.toolTip += tr("\nThe tiles do not fit in this level.");
+
+    if (std::size_t(level) < mapping_->levels.size()) {
+        const LevelMapping& lm = mapping_->levels[std::size_t(level)];
+        auto addLoops = [&](const std::vector<Loop>& loops, const QString& axis) {
+            for (const Loop& loop : loops) {
+                Row child;
+                child.kind = RowKind::Loop;
+                child.text[NestColumn] = QString(2 * depth, QLatin1Char(' ')) + loopText(w, loop, axis);
+                child.toolTip = loopToolTip(w, loop, axis);
+                child.muted = loop.bound == 1 && loop.residual == 1;
+                row.children.push_back(std::move(child));
+                ++depth;
+            }
+        };
+        addLoops(lm.temporal, {});
+        addLoops(lm.spatialX, QStringLiteral("X"));
+        addLoops(lm.spatialY, QStringLiteral("Y"));
+    }
+    return row;
+}
+
+LoopNestModel::Row LoopNestModel::computeRow() const
+{
+    const ComputeLevel& c = architecture_->compute;
+    Row row;
+    row.kind = RowKind::Compute;
+    row.text[NestColumn] = QString::fromStdString(c.name);
+    if (c.instances > 1) row.text[NestColumn] += QStringLiteral(" ×%1").arg(c.instances);
+    if (evaluation_ && evaluation_->valid)
+        row.text[CapacityColumn] = tr("%1 / %2 MACs used")
+                                       .arg(NumberFormat::count(evaluation_->utilized_macs), NumberFormat::count(c.instances));
+    row.toolTip = tr("Compute: %1 instance(s), %2 pJ per MAC").arg(c.instances).arg(c.mac_energy_pJ);
+    return row;
+}
+
+const LoopNestModel::Row* LoopNestModel::rowAt(const QModelIndex& index) const
+{
+    if (!index.isValid()) return nullptr;
+    if (index.internalId() == kTopLevel) return &rows_[std::size_t(index.row())];
+    return &rows_[std::size_t(index.internalId() - 1)].children[std::size_t(index.row())];
+}
+
+QModelIndex LoopNestModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount || row >= rowCount(parent)) return {};
+    if (!parent.isValid()) return createIndex(row, column, kTopLevel);
+    return createIndex(row, column, quintptr(parent.row()) + 1);
+}
+
+QModelIndex LoopNestModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid() || child.internalId() == kTopLevel) return {};
+    return createIndex(int(child.internalId() - 1), 0, kTopLevel);
+}
+
+int LoopNestModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid()) return int(rows_.size());
+    if (parent.column() != 0 || parent.internalId() != kTopLevel) return 0;  // loops have no children
+    return int(rows_[std::size_t(parent.row())].children.size());
+}
+
+int LoopNestModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QVariant LoopNestModel::data(const QModelIndex& index, int role) const
+{
+    const Row* row = rowAt(index);
+    if (!row) return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return row->text[index.column()];
+    case Qt::ToolTipRole:
+        return row->toolTip.isEmpty() ? QVariant() : QVariant(row->toolTip);
+    case Qt::FontRole:
+        if (row->kind == RowKind::Loop && index.column() == NestColumn)
+            return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        if (row->kind == RowKind::Level || row->kind == RowKind::Compute || row->kind == RowKind::Errors) {
+            QFont f;
+            f.setBold(index.column() == NestColumn || row->kind == RowKind::Errors);
+            return f;
+        }
+        return {};
+    case Qt::ForegroundRole:
+        if (row->alarming) return QColor(0xB0, 0x00, 0x20);
+        if (row->muted) return QColor(Qt::gray);
+        return {};
+    case Qt::DecorationRole:
+        if (row->kind == RowKind::Errors && index.column() == NestColumn && qApp)
+            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxCritical);
+        return {};
+    case RowKindRole:
+        return int(row->kind);
+    default:
+        return {};
+    }
+}
+
+QVariant LoopNestModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case NestColumn: return tr("Loop nest");
+    case TilesColumn: return tr("Tile words (kept tensors)");
+    case CapacityColumn: return tr("Capacity use");
+    default: return {};
+    }
+}
+
+} // namespace nestor::widgets
