@@ -59,7 +59,7 @@ Diagnostics Architecture::validate(const std::string& prefix) const
     };
     for (int i = 0; i < numLevels(); ++i) {
         const auto& l = levels[i];
-        const std::string f = prefix + ".levels[" + std::to_string(i) + "]";
+        const std::string f = prefix + ".levels[" + std::to_string(i) + "]";  // cheap: short-string
         if (l.name.empty()) d.push_back({f + ".name", "level name is empty", {}});
         for (int j = 0; j < i; ++j)
             if (levels[j].name == l.name) d.push_back({f + ".name", "duplicate level name '" + l.name + "'", {}});

@@ -1,6 +1,7 @@
 // Reading Nestor project files (docs/project-format.md).
 #include "io/ProjectYaml.h"
 
+#include "arch/EnergyModels.h"
 #include "io/RankText.h"
 #include "io/YamlUtil.h"
 
@@ -13,7 +14,6 @@ using yamlio::YamlRef;
 
 namespace {
 
-const char* const kEnergyModels[] = {"table", "interstellar-28nm", "thistle-45nm"};
 const char* const kTechnologies[] = {"DRAM", "SRAM", "regfile", "dummy"};
 
 struct Doc {
@@ -384,9 +384,12 @@ void ProjectReader::readArchitecture(const YamlRef& n)
     const YamlRef em = n.get("energy_model");
     if (em.defined()) {
         p_.energyModel = em.asString();
-        bool known = false;
-        for (const char* m : kEnergyModels) known = known || p_.energyModel == m;
-        if (!known) em.fail("unknown energy model '" + p_.energyModel + "' (table, interstellar-28nm, thistle-45nm)");
+        if (!isKnownEnergyModel(p_.energyModel)) {
+            std::string names;
+            for (const auto& m : energyModelNames()) names += (names.empty() ? "" : ", ") + m;
+            em.fail("unknown energy model '" + p_.energyModel + "' (" + names + ")");
+        }
+        remember("architecture.energy_model", em);
     }
     tableEnergies_ = p_.energyModel == "table";
 
@@ -498,8 +501,10 @@ void ProjectReader::readMapping(const YamlRef& n)
             }
             if (listed[li]) lname.fail("level '" + name + "' is listed twice");
             listed[li] = true;
-            const std::string lp = prefix + ".levels[" + std::to_string(li) + "]";
+            // Mapping::validate names levels by name ("levels[GLB]"); also remember the index form.
+            const std::string lp = prefix + ".levels[" + name + "]";
             remember(lp, lv);
+            remember(prefix + ".levels[" + std::to_string(li) + "]", lv);
             LevelMapping& lm = pm.mapping.levels[li];
             lm.temporal = readLoops(lv.get("temporal"), w, lp + ".temporal");
             lm.spatialX = readLoops(lv.get("spatial_x"), w, lp + ".spatial_x");
@@ -565,6 +570,15 @@ void ProjectReader::validate()
         take(p_.workloads[i].workload.validate(prefix), prefix);
     }
     if (archLocation_) take(p_.architecture.validate("architecture"), "architecture");
+    if (archLocation_ && all.empty() && p_.energyModel != "table") {
+        // The model must be applicable (e.g. no unbounded SRAM); the project keeps the given values.
+        try {
+            Architecture copy = p_.architecture;
+            applyEnergyModel(copy, p_.energyModel);
+        } catch (const NestorError& e) {
+            take(e.diagnostics(), "architecture.energy_model");
+        }
+    }
     if (!all.empty()) throw NestorError(std::move(all));  // mappings need a sound workload and architecture
     for (std::size_t i = 0; i < p_.mappings.size(); ++i) {
         const std::string prefix = yamlio::indexPath("mappings", i);

@@ -48,7 +48,7 @@ std::string grouped(std::int64_t v)
 
 std::string yamlScalar(const std::string& s)
 {
-    static const char* reserved[] = {"null", "true", "false", "yes", "no", "on", "off", "y", "n", "~"};
+    static const char* reserved[] = {"null", "true", "false", "yes", "no", "on", "off", "~"};
     bool plain = !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_');
     for (char c : s)
         plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');

@@ -44,19 +44,19 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
     std::vector<std::vector<Loop>> perDim(w.numDims());
     for (int i = 0; i < a.numLevels(); ++i) {
         const auto& lm = levels[i];
-        const std::string lf = prefix + ".levels[" + a.levels[i].name + "]";
+        auto lf = [&] { return prefix + ".levels[" + a.levels[i].name + "]"; };
         auto checkLoops = [&](const std::vector<Loop>& loops, const char* kind) {
             std::int64_t product = 1;
             for (std::size_t j = 0; j < loops.size(); ++j) {
                 const auto& l = loops[j];
-                const std::string f = lf + "." + kind + "[" + std::to_string(j) + "]";
+                auto f = [&] { return lf() + "." + kind + "[" + std::to_string(j) + "]"; };
                 if (l.dim < 0 || l.dim >= w.numDims()) {
-                    d.push_back({f, "unknown dimension", {}});
+                    d.push_back({f(), "unknown dimension", {}});
                     continue;
                 }
-                if (l.bound <= 0) d.push_back({f, "bound must be positive (got " + std::to_string(l.bound) + ")", {}});
+                if (l.bound <= 0) d.push_back({f(), "bound must be positive (got " + std::to_string(l.bound) + ")", {}});
                 else if (l.residual <= 0 || l.residual > l.bound)
-                    d.push_back({f, "residual must be between 1 and the bound " + std::to_string(l.bound) +
+                    d.push_back({f(), "residual must be between 1 and the bound " + std::to_string(l.bound) +
                                         " (got " + std::to_string(l.residual) + ")", {}});
                 perDim[l.dim].push_back(l);
                 product *= std::max<std::int64_t>(l.bound, 1);
@@ -67,13 +67,13 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
         const std::int64_t y = checkLoops(lm.spatialY, "spatial_y");
         const std::int64_t x = checkLoops(lm.spatialX, "spatial_x");
         if (x > a.fanoutX(i))
-            d.push_back({lf + ".spatial_x", "spatial factors multiply to " + std::to_string(x) +
+            d.push_back({lf() + ".spatial_x", "spatial factors multiply to " + std::to_string(x) +
                                                 " but the fanout in X is " + std::to_string(a.fanoutX(i)), {}});
         if (y > a.fanoutY(i))
-            d.push_back({lf + ".spatial_y", "spatial factors multiply to " + std::to_string(y) +
+            d.push_back({lf() + ".spatial_y", "spatial factors multiply to " + std::to_string(y) +
                                                 " but the fanout in Y is " + std::to_string(a.fanoutY(i)), {}});
         if (!lm.keep.empty() && static_cast<int>(lm.keep.size()) != w.numTensors())
-            d.push_back({lf + ".keep", "keep list must have one entry per tensor", {}});
+            d.push_back({lf() + ".keep", "keep list must have one entry per tensor", {}});
     }
     for (int dim = 0; dim < w.numDims(); ++dim) {
         const std::int64_t covered = coveredSize(perDim[dim]);

@@ -13,7 +13,7 @@ struct TensorLevelStats {
     bool kept = false;
     std::int64_t utilized_capacity = 0;   // words: max tile held by one instance
     std::int64_t utilized_instances = 0;  // instances that ever hold data of this tensor
-    std::int64_t partition_size = 0;      // largest number of distinct words one instance ever holds
+    std::int64_t partition_size = 0;      // distinct words one instance ever holds (read-write tensors; 0 = not needed)
     // Totals over all instances (exact counts).
     std::int64_t reads = 0;
     std::int64_t fills = 0;

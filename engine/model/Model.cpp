@@ -33,14 +33,16 @@ Diagnostics structuralChecks(const Workload& w, const Architecture& a, const Map
 class Stages {
 public:
     Stages(const Workload& w, const Architecture& a, const model::NestLayout& n, const ModelOptions& o)
-        : w_(w), a_(a), n_(n), o_(o)
+        : w_(w), a_(a), n_(n), o_(o), cache_(static_cast<std::size_t>(a.numLevels() * w.numTensors())),
+          done_(cache_.size(), 0), steps_(static_cast<std::size_t>(w.numTensors()))
     {
     }
-    const StageResult& get(int level, int tensor)
+    // ratioOnly: the caller needs only the multicast ratio of this stage.
+    const StageResult& get(int level, int tensor, bool ratioOnly = false)
     {
-        auto key = std::make_pair(level, tensor);
-        auto it = cache_.find(key);
-        if (it != cache_.end()) return it->second;
+        const std::size_t key = static_cast<std::size_t>(level * w_.numTensors() + tensor);
+        if (done_[key] == 2 || (ratioOnly && done_[key] == 1)) return cache_[key];
+        if (steps_[tensor].empty()) steps_[tensor] = model::projectSteps(w_, n_, tensor);
         model::StageSpec s;
         s.workload = &w_;
         s.nest = &n_;
@@ -50,7 +52,13 @@ public:
         s.meshX = a_.fanoutX(level);
         s.meshY = a_.fanoutY(level);
         s.options = &o_;
-        return cache_.emplace(key, model::analyzeStage(s)).first->second;
+        s.stepVectors = &steps_[tensor];
+        s.needDistinct = w_.tensors[tensor].readWrite;
+        s.ratioOnly = ratioOnly;
+        cache_[key] = model::analyzeStage(s);
+        // The walker always computes everything; the closed form may have stopped at the ratio.
+        done_[key] = ratioOnly && cache_[key].children.empty() && cache_[key].macs == 0 ? 1 : 2;
+        return cache_[key];
     }
 
 private:
@@ -58,7 +66,9 @@ private:
     const Architecture& a_;
     const model::NestLayout& n_;
     const ModelOptions& o_;
-    std::map<std::pair<int, int>, StageResult> cache_;
+    std::vector<StageResult> cache_;
+    std::vector<std::uint8_t> done_;
+    std::vector<std::vector<model::Vec>> steps_;
 };
 
 struct PerInstance {
@@ -81,7 +91,7 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
         ts.kept = true;
         if (k == 0) {
             ts.utilized_capacity = w.tensorSize(t);
-            ts.partition_size = ts.utilized_capacity;
+            ts.partition_size = rw ? ts.utilized_capacity : 0;
             ts.utilized_instances = 1;
             continue;
         }
@@ -107,10 +117,10 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
         // by each stage's own multicast ratio (Timeloop's masking of bypassed levels).
         const StageResult& direct = stages.get(C - 1, t);
         double content = static_cast<double>(direct.parentAccesses);
-        for (int j = C - 2; j >= K; --j) content /= stages.get(j, t).multicastRatio();
+        for (int j = C - 2; j >= K; --j) content /= stages.get(j, t, true).multicastRatio();
         const std::int64_t contentK = static_cast<std::int64_t>(std::llround(content));
         auto& ks = ev.levels[K].tensors[t];
-        ks.multicast_factor = stages.get(K, t).multicastRatio();
+        ks.multicast_factor = stages.get(K, t, true).multicastRatio();
         PerInstance range;
         if (C - 1 == K) {
             range = {direct.accessesMin, direct.accessesMax};

@@ -1,5 +1,6 @@
 #include "model/StageAnalysis.h"
 
+#include "model/PerfectStage.h"
 #include "model/TileGeometry.h"
 
 #include <map>
@@ -228,8 +229,7 @@ public:
         nRanks_ = static_cast<int>(t.ranks.size());
         leafPos_ = nest_.spatialBegin[spec_.level];
         boundary_ = nest_.levelBegin[spec_.level + 1];
-        stepVec_.resize(nest_.loops.size());
-        for (std::size_t p = 0; p < nest_.loops.size(); ++p) stepVec_[p] = project(nest_.loops[p].dim, nest_.loops[p].stride);
+        stepVec_ = *spec_.stepVectors;
         for (int d = 0; d < w_.numDims(); ++d) {
             extFull_.push_back(spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, false));
             extLast_.push_back(spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, true));
@@ -269,7 +269,7 @@ public:
                 cr.activeSteps = r.acc.activeSteps[c];
                 cr.maxTile = r.acc.maxTile[c];
                 cr.hullSize = r.acc.hull[c].size(nRanks_);
-                cr.distinctWords = distinctWords(classes_[c].cats);
+                cr.distinctWords = spec_.needDistinct ? distinctWords(classes_[c].cats) : 0;
                 cr.everActive = true;
                 out.children.push_back(cr);
             }
@@ -717,8 +717,21 @@ private:
 
 } // namespace
 
+std::vector<Vec> projectSteps(const Workload& w, const NestLayout& nest, int tensor)
+{
+    std::vector<Vec> out(nest.loops.size());
+    const auto& ranks = w.tensors[tensor].ranks;
+    for (std::size_t p = 0; p < nest.loops.size(); ++p)
+        for (std::size_t r = 0; r < ranks.size(); ++r)
+            for (const auto& term : ranks[r])
+                if (term.dim == nest.loops[p].dim) out[p][r] += term.coef * nest.loops[p].stride;
+    return out;
+}
+
 StageResult analyzeStage(const StageSpec& spec)
 {
+    StageResult fast;
+    if (analyzePerfectStage(spec, fast)) return fast;
     StageWalker walker(spec);
     return walker.run();
 }

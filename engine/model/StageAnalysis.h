@@ -6,6 +6,7 @@
 // children of each instance (multicast / spatial reduction) and finds link transfers.
 #include "model/Model.h"
 #include "model/NestLayout.h"
+#include "model/TileGeometry.h"
 
 #include <cstdint>
 #include <vector>
@@ -18,7 +19,7 @@ struct StageChildResult {
     std::int64_t activeSteps = 0;  // temporal steps in which each such child is busy
     std::int64_t maxTile = 0;      // largest tile it holds
     std::int64_t hullSize = 0;     // words in the box hull of all its tiles
-    std::int64_t distinctWords = 0;  // distinct words it ever holds (its partition)
+    std::int64_t distinctWords = 0;  // distinct words it ever holds (its partition); 0 = not computed
     bool everActive = false;
 };
 
@@ -43,7 +44,13 @@ struct StageSpec {
     std::int64_t meshX = 1;     // children per instance in X (physical fanout)
     std::int64_t meshY = 1;     // children per instance in Y (physical fanout)
     const ModelOptions* options = nullptr;
+    const std::vector<Vec>* stepVectors = nullptr;  // per nest loop: its stride projected on the tensor's ranks
+    bool needDistinct = true;
+    bool ratioOnly = false;     // only the multicast ratio is needed (a bypassing level's stage)   // compute the words each child ever holds (needed for read-write tensors)
 };
+
+// Per nest loop, the move of one iteration projected onto the ranks of tensor t.
+std::vector<Vec> projectSteps(const Workload& w, const NestLayout& nest, int tensor);
 
 StageResult analyzeStage(const StageSpec& spec);
 

@@ -63,19 +63,19 @@ Diagnostics Workload::validate(const std::string& prefix) const
     int rw = 0;
     for (std::size_t t = 0; t < tensors.size(); ++t) {
         const auto& ts = tensors[t];
-        const std::string f = prefix + ".tensors[" + std::to_string(t) + "]";
-        if (ts.name.empty()) d.push_back({f + ".name", "tensor name is empty", {}});
+        auto fieldOf = [&] { return prefix + ".tensors[" + std::to_string(t) + "]"; };
+        if (ts.name.empty()) d.push_back({fieldOf() + ".name", "tensor name is empty", {}});
         for (std::size_t u = 0; u < t; ++u)
-            if (tensors[u].name == ts.name) d.push_back({f + ".name", "duplicate tensor name '" + ts.name + "'", {}});
+            if (tensors[u].name == ts.name) d.push_back({fieldOf() + ".name", "duplicate tensor name '" + ts.name + "'", {}});
         if (ts.readWrite) ++rw;
-        if (ts.ranks.empty()) d.push_back({f + ".ranks", "tensor '" + ts.name + "' has no ranks", {}});
+        if (ts.ranks.empty()) d.push_back({fieldOf() + ".ranks", "tensor '" + ts.name + "' has no ranks", {}});
         for (std::size_t r = 0; r < ts.ranks.size(); ++r) {
-            if (ts.ranks[r].empty()) d.push_back({f + ".ranks[" + std::to_string(r) + "]", "empty rank expression", {}});
+            if (ts.ranks[r].empty()) d.push_back({fieldOf() + ".ranks[" + std::to_string(r) + "]", "empty rank expression", {}});
             for (const auto& term : ts.ranks[r]) {
                 if (term.dim < 0 || term.dim >= numDims())
-                    d.push_back({f + ".ranks[" + std::to_string(r) + "]", "unknown dimension index", {}});
+                    d.push_back({fieldOf() + ".ranks[" + std::to_string(r) + "]", "unknown dimension index", {}});
                 if (term.coef <= 0)
-                    d.push_back({f + ".ranks[" + std::to_string(r) + "]", "coefficients must be positive", {}});
+                    d.push_back({fieldOf() + ".ranks[" + std::to_string(r) + "]", "coefficients must be positive", {}});
             }
         }
     }

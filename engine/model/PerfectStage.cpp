@@ -1,0 +1,263 @@
+#include "model/PerfectStage.h"
+
+#include "model/TileGeometry.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace nestor::model {
+namespace {
+
+constexpr int kMaxLoops = 23;
+
+// Effect of a stretch of steps on the reuse state: state 0 = no remembered translation,
+// state j = the translation of carry class j. cost = words moved.
+struct Transform {
+    int n = 0;
+    std::array<std::uint8_t, kMaxLoops + 1> next;  // only [0, n) is meaningful
+    std::array<std::int64_t, kMaxLoops + 1> cost;
+
+    static Transform identity(int n)
+    {
+        Transform t;
+        t.n = n;
+        for (int s = 0; s < n; ++s) {
+            t.next[s] = static_cast<std::uint8_t>(s);
+            t.cost[s] = 0;
+        }
+        return t;
+    }
+    // this, then b
+    Transform then(const Transform& b) const
+    {
+        Transform r;
+        r.n = n;
+        for (int s = 0; s < n; ++s) {
+            r.next[s] = b.next[next[s]];
+            r.cost[s] = cost[s] + b.cost[next[s]];
+        }
+        return r;
+    }
+    Transform power(std::int64_t e) const
+    {
+        Transform result = identity(n), base = *this;
+        while (e > 0) {
+            if (e & 1) result = result.then(base);
+            base = base.then(base);
+            e >>= 1;
+        }
+        return result;
+    }
+};
+
+
+} // namespace
+
+bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
+{
+    const NestLayout& nest = *spec.nest;
+    const Workload& w = *spec.workload;
+    if (nest.imperfectDims != 0) return false;
+    const int nRanks = static_cast<int>(w.tensors[spec.tensor].ranks.size());
+    const int leafPos = nest.spatialBegin[spec.level];
+    const int boundary = nest.levelBegin[spec.level + 1];
+
+    // Children of one instance: offsets and mesh positions (as the walker lays them out).
+    std::int64_t fanX = 1, fanY = 1;
+    for (int p = leafPos; p < boundary; ++p)
+        (nest.loops[p].kind == LoopKind::SpatialX ? fanX : fanY) *= nest.loops[p].bound;
+    const std::int64_t children = fanX * fanY;
+    const std::int64_t gridX = std::max(spec.meshX, fanX);
+    std::vector<Vec> offsets(static_cast<std::size_t>(children));
+    {
+        std::vector<std::int64_t> idx(static_cast<std::size_t>(boundary - leafPos), 0);
+        for (std::int64_t c = 0; c < children; ++c) {
+            Vec off{};
+            for (int p = leafPos; p < boundary; ++p) {
+                const Vec& v = (*spec.stepVectors)[p];
+                for (int r = 0; r < nRanks; ++r) off[r] += idx[p - leafPos] * v[r];
+            }
+            offsets[static_cast<std::size_t>(c)] = off;  // c = row-major index (Y outer, X inner)
+            for (int k = boundary - leafPos; k-- > 0;) {
+                if (++idx[k] < nest.loops[leafPos + k].bound) break;
+                idx[k] = 0;
+            }
+        }
+    }
+
+    // Temporal loops above the children and the translation of each carry.
+    std::vector<int> temporal;
+    std::int64_t instances = 1;
+    for (int p = 0; p < leafPos; ++p) {
+        if (nest.loops[p].spatial()) instances *= nest.loops[p].bound;
+        else temporal.push_back(p);
+    }
+    const int k = static_cast<int>(temporal.size());
+    if (k > kMaxLoops) return false;
+    std::vector<Vec> carry(k);
+    {
+        Vec innerSpan{};
+        for (int j = k - 1; j >= 0; --j) {
+            const NestLoop& l = nest.loops[temporal[j]];
+            const Vec& v = (*spec.stepVectors)[temporal[j]];
+            for (int r = 0; r < nRanks; ++r) carry[j][r] = v[r] - innerSpan[r];
+            for (int r = 0; r < nRanks; ++r) innerSpan[r] += (l.bound - 1) * v[r];
+        }
+    }
+
+    // Link transfers need a neighbour whose offset differs by a carry; leave those to the walker.
+    if (spec.options->linkTransfers && children > 1) {
+        auto isCarry = [&](const Vec& d) {
+            bool zero = true;
+            for (int r = 0; r < nRanks; ++r) zero = zero && d[r] == 0;
+            if (zero) return spec.macStage && k > 0;
+            for (int j = 0; j < k; ++j)
+                if (carry[j] == d) return true;
+            return false;
+        };
+        for (std::int64_t c = 0; c < children; ++c) {
+            const std::int64_t x = c % gridX, y = c / gridX;
+            const std::int64_t nb[4][2] = {{x + 1, y}, {x, y + 1}, {x - 1, y}, {x, y - 1}};
+            for (const auto& n : nb) {
+                if (n[0] < 0 || n[1] < 0 || n[0] >= gridX) continue;
+                const std::int64_t o = n[1] * gridX + n[0];
+                if (o >= children) continue;
+                Vec d{};
+                for (int r = 0; r < nRanks; ++r) d[r] = offsets[static_cast<std::size_t>(o)][r] - offsets[static_cast<std::size_t>(c)][r];
+                if (isCarry(d)) return false;
+            }
+        }
+    }
+
+    std::vector<Vec> sorted = offsets;
+    std::sort(sorted.begin(), sorted.end());
+    const std::int64_t groups = std::unique(sorted.begin(), sorted.end()) - sorted.begin();
+    if (spec.ratioOnly) {
+        // A bypassing level only passes its multicast ratio on (children per distinct delta).
+        out = StageResult{};
+        out.parentAccesses = groups;
+        out.weighted = children;
+        return true;
+    }
+
+    // Tile of one child.
+    Vec ext{};
+    std::int64_t tileWords = 1;
+    const auto& ranks = w.tensors[spec.tensor].ranks;
+    std::vector<std::int64_t> extDim(w.numDims(), 1);
+    for (int d = 0; d < w.numDims(); ++d) extDim[d] = spec.macStage ? 1 : nest.innerExtent(boundary, d, false);
+    for (int r = 0; r < nRanks; ++r) {
+        ext[r] = 1;
+        for (const auto& term : ranks[r]) ext[r] += term.coef * (extDim[term.dim] - 1);
+        tileWords *= ext[r];
+    }
+
+    std::int64_t steps = 1;
+    for (int p : temporal) steps *= nest.loops[p].bound;
+
+    std::int64_t moved = 0;  // words delivered to one child over all steps
+    if (spec.macStage) {
+        moved = steps;
+    } else {
+        std::vector<int> canon(k);
+        std::vector<std::int64_t> partial(k);
+        std::vector<std::uint8_t> zero(k);
+        for (int j = 0; j < k; ++j) {
+            canon[j] = j;
+            for (int m = 0; m < j; ++m)
+                if (carry[m] == carry[j]) {
+                    canon[j] = m;
+                    break;
+                }
+            std::int64_t overlap = 1;
+            bool z = true;
+            for (int r = 0; r < nRanks; ++r) {
+                overlap *= std::max<std::int64_t>(0, ext[r] - std::llabs(carry[j][r]));
+                z = z && carry[j][r] == 0;
+            }
+            zero[j] = z;
+            partial[j] = tileWords - overlap;
+        }
+        const int states = k + 1;
+        auto carryTransform = [&](int j) {
+            Transform t;
+            t.n = states;
+            const int cls = canon[j] + 1;
+            for (int s = 0; s < states; ++s) {
+                if (zero[j] && !spec.options->legacyZeroTranslationRule) {
+                    t.next[s] = static_cast<std::uint8_t>(s);
+                    t.cost[s] = 0;
+                } else if (s == 0 || s == cls) {
+                    t.next[s] = static_cast<std::uint8_t>(cls);
+                    t.cost[s] = partial[j];
+                } else {
+                    t.next[s] = 0;
+                    t.cost[s] = tileWords;
+                }
+            }
+            return t;
+        };
+        Transform sweep = Transform::identity(states);  // one step: no internal carries
+        for (int j = k - 1; j >= 0; --j) {
+            const std::int64_t n = nest.loops[temporal[j]].bound;
+            const Transform g = carryTransform(j).then(sweep);
+            sweep = sweep.then(g.power(n - 1));
+        }
+        moved = tileWords + sweep.cost[0];
+    }
+
+    // Distinct words a child ever holds: per dimension its inner extent times the temporal
+    // trips above (mixed-radix positions never coincide); ranks mixing dimensions are counted.
+    std::vector<std::int64_t> coveredDim(w.numDims());
+    for (int d = 0; d < w.numDims(); ++d) coveredDim[d] = extDim[d];
+    for (int p : temporal) coveredDim[nest.loops[p].dim] *= nest.loops[p].bound;
+    std::int64_t distinct = spec.needDistinct ? 1 : 0;
+    for (int r = 0; r < nRanks && spec.needDistinct; ++r) {
+        if (ranks[r].size() == 1) {
+            distinct *= coveredDim[ranks[r][0].dim];
+            continue;
+        }
+        // Positions of each dimension: Minkowski sum of the temporal progressions and the extent.
+        std::vector<std::uint8_t> values{1};
+        for (const auto& term : ranks[r]) {
+            std::vector<std::uint8_t> pos(static_cast<std::size_t>(extDim[term.dim]), 1);
+            for (int p : temporal) {
+                const NestLoop& l = nest.loops[p];
+                if (l.dim != term.dim) continue;
+                std::vector<std::uint8_t> grown(pos.size() + static_cast<std::size_t>((l.bound - 1) * l.stride), 0);
+                for (std::size_t x = 0; x < pos.size(); ++x)
+                    if (pos[x])
+                        for (std::int64_t i = 0; i < l.bound; ++i) grown[x + static_cast<std::size_t>(i * l.stride)] = 1;
+                pos.swap(grown);
+            }
+            std::vector<std::uint8_t> next(values.size() + static_cast<std::size_t>(term.coef) * pos.size(), 0);
+            for (std::size_t v = 0; v < values.size(); ++v)
+                if (values[v])
+                    for (std::size_t x = 0; x < pos.size(); ++x)
+                        if (pos[x]) next[v + static_cast<std::size_t>(term.coef) * x] = 1;
+            values.swap(next);
+        }
+        std::int64_t count = 0;
+        for (auto v : values) count += v;
+        distinct *= count;
+    }
+
+    out = StageResult{};
+    out.parentAccesses = instances * groups * moved;
+    out.weighted = instances * children * moved;
+    out.accessesMin = out.accessesMax = groups * moved;
+    out.usedInstances = instances;
+    out.macs = spec.macStage ? instances * children * steps : 0;
+    StageChildResult c;
+    c.count = instances * children;
+    c.received = moved;
+    c.activeSteps = steps;
+    c.maxTile = tileWords;
+    c.hullSize = tileWords;
+    c.distinctWords = distinct;
+    c.everActive = true;
+    out.children.push_back(c);
+    return true;
+}
+
+} // namespace nestor::model
