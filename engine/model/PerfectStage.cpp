@@ -51,6 +51,13 @@ struct Transform {
 };
 
 
+Vec negate(const Vec& v, int n)
+{
+    Vec r{};
+    for (int i = 0; i < n; ++i) r[i] = -v[i];
+    return r;
+}
+
 } // namespace
 
 bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
@@ -68,9 +75,11 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         (nest.loops[p].kind == LoopKind::SpatialX ? fanX : fanY) *= nest.loops[p].bound;
     const std::int64_t children = fanX * fanY;
     const std::int64_t gridX = std::max(spec.meshX, fanX);
-    std::vector<Vec> offsets(static_cast<std::size_t>(children));
+    if (boundary - leafPos > kMaxLoops) return false;
+    thread_local std::vector<Vec> offsets, sorted;  // scratch reused across evaluations
+    offsets.resize(static_cast<std::size_t>(children));
     {
-        std::vector<std::int64_t> idx(static_cast<std::size_t>(boundary - leafPos), 0);
+        std::array<std::int64_t, kMaxLoops> idx{};
         for (std::int64_t c = 0; c < children; ++c) {
             Vec off{};
             for (int p = leafPos; p < boundary; ++p) {
@@ -86,15 +95,15 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     }
 
     // Temporal loops above the children and the translation of each carry.
-    std::vector<int> temporal;
+    std::array<int, kMaxLoops> temporal;
+    int k = 0;
     std::int64_t instances = 1;
     for (int p = 0; p < leafPos; ++p) {
         if (nest.loops[p].spatial()) instances *= nest.loops[p].bound;
-        else temporal.push_back(p);
+        else if (k == kMaxLoops) return false;
+        else temporal[k++] = p;
     }
-    const int k = static_cast<int>(temporal.size());
-    if (k > kMaxLoops) return false;
-    std::vector<Vec> carry(k);
+    std::array<Vec, kMaxLoops> carry;
     {
         Vec innerSpan{};
         for (int j = k - 1; j >= 0; --j) {
@@ -115,21 +124,27 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
                 if (carry[j] == d) return true;
             return false;
         };
+        // Distinct displacements between mesh neighbours (few: one per loop carry in X and Y).
+        thread_local std::vector<Vec> displacements;
+        displacements.clear();
         for (std::int64_t c = 0; c < children; ++c) {
             const std::int64_t x = c % gridX, y = c / gridX;
-            const std::int64_t nb[4][2] = {{x + 1, y}, {x, y + 1}, {x - 1, y}, {x, y - 1}};
+            const std::int64_t nb[2][2] = {{x + 1, y}, {x, y + 1}};  // left/up are the same pairs reversed
             for (const auto& n : nb) {
-                if (n[0] < 0 || n[1] < 0 || n[0] >= gridX) continue;
+                if (n[0] >= gridX) continue;
                 const std::int64_t o = n[1] * gridX + n[0];
                 if (o >= children) continue;
                 Vec d{};
                 for (int r = 0; r < nRanks; ++r) d[r] = offsets[static_cast<std::size_t>(o)][r] - offsets[static_cast<std::size_t>(c)][r];
-                if (isCarry(d)) return false;
+                if (std::find(displacements.begin(), displacements.end(), d) == displacements.end()) displacements.push_back(d);
             }
+        }
+        for (const Vec& d : displacements) {
+            if (isCarry(d) || isCarry(negate(d, nRanks))) return false;
         }
     }
 
-    std::vector<Vec> sorted = offsets;
+    sorted = offsets;
     std::sort(sorted.begin(), sorted.end());
     const std::int64_t groups = std::unique(sorted.begin(), sorted.end()) - sorted.begin();
     if (spec.ratioOnly) {
@@ -144,7 +159,7 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     Vec ext{};
     std::int64_t tileWords = 1;
     const auto& ranks = w.tensors[spec.tensor].ranks;
-    std::vector<std::int64_t> extDim(w.numDims(), 1);
+    std::array<std::int64_t, 32> extDim;
     for (int d = 0; d < w.numDims(); ++d) extDim[d] = spec.macStage ? 1 : nest.innerExtent(boundary, d, false);
     for (int r = 0; r < nRanks; ++r) {
         ext[r] = 1;
@@ -153,15 +168,15 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     }
 
     std::int64_t steps = 1;
-    for (int p : temporal) steps *= nest.loops[p].bound;
+    for (int j = 0; j < k; ++j) steps *= nest.loops[temporal[j]].bound;
 
     std::int64_t moved = 0;  // words delivered to one child over all steps
     if (spec.macStage) {
         moved = steps;
     } else {
-        std::vector<int> canon(k);
-        std::vector<std::int64_t> partial(k);
-        std::vector<std::uint8_t> zero(k);
+        std::array<int, kMaxLoops> canon;
+        std::array<std::int64_t, kMaxLoops> partial;
+        std::array<std::uint8_t, kMaxLoops> zero;
         for (int j = 0; j < k; ++j) {
             canon[j] = j;
             for (int m = 0; m < j; ++m)
@@ -178,11 +193,17 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
             zero[j] = z;
             partial[j] = tileWords - overlap;
         }
-        const int states = k + 1;
+        // States: no remembered translation, or one per distinct non-zero carry.
+        std::array<int, kMaxLoops> stateOf;
+        int states = 1;
+        for (int j = 0; j < k; ++j) stateOf[j] = zero[j] ? 0 : (canon[j] == j ? states++ : stateOf[canon[j]]);
+        if (spec.options->legacyZeroTranslationRule)
+            for (int j = 0; j < k; ++j)
+                if (zero[j]) stateOf[j] = canon[j] == j ? states++ : stateOf[canon[j]];
         auto carryTransform = [&](int j) {
             Transform t;
             t.n = states;
-            const int cls = canon[j] + 1;
+            const int cls = stateOf[j];
             for (int s = 0; s < states; ++s) {
                 if (zero[j] && !spec.options->legacyZeroTranslationRule) {
                     t.next[s] = static_cast<std::uint8_t>(s);
@@ -198,8 +219,11 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
             return t;
         };
         Transform sweep = Transform::identity(states);  // one step: no internal carries
+        bool stationary = true;  // sweep so far moves nothing and keeps the state
         for (int j = k - 1; j >= 0; --j) {
             const std::int64_t n = nest.loops[temporal[j]].bound;
+            if (stationary && zero[j] && !spec.options->legacyZeroTranslationRule) continue;
+            stationary = false;
             const Transform g = carryTransform(j).then(sweep);
             sweep = sweep.then(g.power(n - 1));
         }
@@ -208,9 +232,9 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
 
     // Distinct words a child ever holds: per dimension its inner extent times the temporal
     // trips above (mixed-radix positions never coincide); ranks mixing dimensions are counted.
-    std::vector<std::int64_t> coveredDim(w.numDims());
+    std::array<std::int64_t, 32> coveredDim;
     for (int d = 0; d < w.numDims(); ++d) coveredDim[d] = extDim[d];
-    for (int p : temporal) coveredDim[nest.loops[p].dim] *= nest.loops[p].bound;
+    for (int j = 0; j < k; ++j) coveredDim[nest.loops[temporal[j]].dim] *= nest.loops[temporal[j]].bound;
     std::int64_t distinct = spec.needDistinct ? 1 : 0;
     for (int r = 0; r < nRanks && spec.needDistinct; ++r) {
         if (ranks[r].size() == 1) {
@@ -221,8 +245,8 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         std::vector<std::uint8_t> values{1};
         for (const auto& term : ranks[r]) {
             std::vector<std::uint8_t> pos(static_cast<std::size_t>(extDim[term.dim]), 1);
-            for (int p : temporal) {
-                const NestLoop& l = nest.loops[p];
+            for (int j = 0; j < k; ++j) {
+                const NestLoop& l = nest.loops[temporal[j]];
                 if (l.dim != term.dim) continue;
                 std::vector<std::uint8_t> grown(pos.size() + static_cast<std::size_t>((l.bound - 1) * l.stride), 0);
                 for (std::size_t x = 0; x < pos.size(); ++x)
