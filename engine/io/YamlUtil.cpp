@@ -89,6 +89,18 @@ YamlRef::YamlRef(YAML::Node node, std::string path, std::string file)
     mark_ = defined_ ? node_.Mark() : YAML::Mark::null_mark();
 }
 
+YamlRef& YamlRef::operator=(const YamlRef& other)
+{
+    if (this != &other) {
+        node_.reset(other.node_);
+        path_ = other.path_;
+        file_ = other.file_;
+        mark_ = other.mark_;
+        defined_ = other.defined_;
+    }
+    return *this;
+}
+
 YamlRef::YamlRef(std::string path, std::string file, YAML::Mark mark)
     : path_(std::move(path)), file_(std::move(file)), mark_(mark), defined_(false)
 {

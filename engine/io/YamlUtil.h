@@ -26,6 +26,11 @@ class YamlRef {
 public:
     YamlRef() = default;
     YamlRef(YAML::Node node, std::string path, std::string file);
+    // YAML::Node::operator= writes through to the document; these rebind instead.
+    YamlRef(const YamlRef&) = default;
+    YamlRef(YamlRef&&) = default;
+    YamlRef& operator=(const YamlRef& other);
+    YamlRef& operator=(YamlRef&& other) { return *this = static_cast<const YamlRef&>(other); }
 
     const YAML::Node& node() const { return node_; }
     const std::string& path() const { return path_; }

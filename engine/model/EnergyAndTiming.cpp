@@ -6,18 +6,6 @@
 namespace nestor::model {
 namespace {
 
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
-
-// Vector accesses summed over instances: ceil(per-instance count / block) per instance.
-double vectorAccesses(std::int64_t total, std::int64_t lo, std::int64_t hi, std::int64_t instances, int block)
-{
-    if (instances <= 0 || total <= 0) return 0.0;
-    if (lo == hi) return static_cast<double>(instances) * static_cast<double>(ceilDiv(lo, block));
-    // Instances differ (imperfect factors): spread the total as evenly as the extremes allow.
-    const double perInstance = static_cast<double>(total) / static_cast<double>(instances);
-    return static_cast<double>(instances) * std::ceil(perInstance / block);
-}
-
 // Product of the spatial bounds (residuals ignored) of every level above `level`.
 std::pair<std::int64_t, std::int64_t> spatialExpansion(const Mapping& m, int level)
 {
@@ -31,7 +19,8 @@ std::pair<std::int64_t, std::int64_t> spatialExpansion(const Mapping& m, int lev
 
 } // namespace
 
-void applyEnergyAndTiming(const Architecture& a, const Mapping& m, Evaluation& ev)
+void applyEnergyAndTiming(const Architecture& a, const Mapping& m, const std::vector<std::vector<TensorCounts>>& counts,
+                          Evaluation& ev)
 {
     const std::int64_t cc = ev.compute_cycles;
     ev.cycles = cc;
@@ -70,12 +59,14 @@ void applyEnergyAndTiming(const Architecture& a, const Mapping& m, Evaluation& e
         const std::int64_t clusters = std::min(expansion, lvl.instances / std::max(1, lvl.cluster_size));
         const double clusterFactor = expansion > 0 ? static_cast<double>(clusters) / static_cast<double>(expansion) : 1.0;
         ls.energy_pJ = 0;
-        for (auto& ts : ls.tensors) {
+        for (std::size_t t = 0; t < ls.tensors.size(); ++t) {
+            auto& ts = ls.tensors[t];
             if (!ts.kept) continue;
-            const std::int64_t n = ts.utilized_instances;
-            const double e = vectorAccesses(ts.reads, ts.reads_min, ts.reads_max, n, lvl.block_size) * lvl.energy.read_pJ +
-                             vectorAccesses(ts.fills, ts.fills_min, ts.fills_max, n, lvl.block_size) * lvl.energy.fill_pJ +
-                             vectorAccesses(ts.updates, ts.updates_min, ts.updates_max, n, lvl.block_size) * lvl.energy.update_pJ;
+            const auto& c = counts[i][t];
+            const int b = lvl.block_size;
+            const double e = static_cast<double>(c.reads.vectorAccesses(b)) * lvl.energy.read_pJ +
+                             static_cast<double>(c.fills.vectorAccesses(b)) * lvl.energy.fill_pJ +
+                             static_cast<double>(c.updates.vectorAccesses(b)) * lvl.energy.update_pJ;
             ts.energy_pJ = e * clusterFactor;
             ls.energy_pJ += ts.energy_pJ;
         }

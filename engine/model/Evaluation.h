@@ -13,12 +13,12 @@ struct TensorLevelStats {
     bool kept = false;
     std::int64_t utilized_capacity = 0;   // words: max tile held by one instance
     std::int64_t utilized_instances = 0;  // instances that ever hold data of this tensor
-    std::int64_t partition_size = 0;      // distinct words one instance ever holds (read-write tensors; 0 = not needed)
+    std::int64_t partition_size = 0;      // distinct words one instance ever holds (read-write tensors; 0 for read-only)
     // Totals over all instances (exact counts).
     std::int64_t reads = 0;
     std::int64_t fills = 0;
     std::int64_t updates = 0;
-    std::int64_t link_transfers = 0;      // words delivered by neighbours (into this level's children)
+    std::int64_t link_transfers = 0;      // words this level's children got from a neighbour over a link (set on every level below the backing store)
     // Per-instance extremes over used instances.
     std::int64_t reads_min = 0, reads_max = 0;
     std::int64_t fills_min = 0, fills_max = 0;

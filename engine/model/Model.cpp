@@ -53,7 +53,7 @@ public:
         s.meshY = a_.fanoutY(level);
         s.options = &o_;
         s.stepVectors = &steps_[tensor];
-        s.needDistinct = w_.tensors[tensor].readWrite;
+        s.needDistinct = w_.tensors[tensor].readWrite;  // only read-write counts need it
         s.ratioOnly = ratioOnly;
         cache_[key] = model::analyzeStage(s);
         // The walker always computes everything; the closed form may have stopped at the ratio.
@@ -71,12 +71,11 @@ private:
     std::vector<std::vector<model::Vec>> steps_;
 };
 
-struct PerInstance {
-    std::int64_t min = 0, max = 0;
-};
+using model::CountHistogram;
+using model::TensorCounts;
 
 void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt,
-                      Stages& stages, int t, Evaluation& ev, std::vector<std::vector<PerInstance>>& readsRange)
+                      Stages& stages, int t, Evaluation& ev, std::vector<std::vector<TensorCounts>>& counts)
 {
     const int L = a.numLevels();
     const bool rw = w.tensors[t].readWrite;
@@ -95,85 +94,83 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
             ts.utilized_instances = 1;
             continue;
         }
-        const StageResult& above = stages.get(k - 1, t);
-        for (const auto& c : above.children) {
+        for (const auto& c : stages.get(k - 1, t).children) {
             ts.utilized_capacity = std::max(ts.utilized_capacity, c.maxTile);
             ts.partition_size = std::max(ts.partition_size, c.distinctWords);
             ts.utilized_instances += c.count;
         }
     }
-
-    auto partitionTotal = [&](int k) {
+    // Words an instance of level k ever holds, by instance signature.
+    auto partitionOf = [&](int k, const model::Signature& sig) -> std::int64_t {
+        if (k == 0) return w.tensorSize(t);
+        for (const auto& c : stages.get(k - 1, t).children)
+            if (c.signature == sig) return c.distinctWords;
+        return 0;
+    };
+    auto partitionTotal = [&](int k) -> std::int64_t {
         if (k == 0) return w.tensorSize(t);
         std::int64_t s = 0;
         for (const auto& c : stages.get(k - 1, t).children) s += c.count * c.distinctWords;
         return s;
     };
 
-    for (std::size_t a_i = 0; a_i < keepers.size(); ++a_i) {
-        const int K = keepers[a_i];
-        const int C = a_i + 1 < keepers.size() ? keepers[a_i + 1] : L;  // L = the MACs
-        // Accesses at K: the stage right above C, scaled through the bypassing levels between
-        // by each stage's own multicast ratio (Timeloop's masking of bypassed levels).
+    for (std::size_t ai = 0; ai < keepers.size(); ++ai) {
+        const int K = keepers[ai];
+        const int C = ai + 1 < keepers.size() ? keepers[ai + 1] : L;  // L = the MACs
+        auto& kc = counts[K][t];
         const StageResult& direct = stages.get(C - 1, t);
-        double content = static_cast<double>(direct.parentAccesses);
-        for (int j = C - 2; j >= K; --j) content /= stages.get(j, t, true).multicastRatio();
-        const std::int64_t contentK = static_cast<std::int64_t>(std::llround(content));
-        auto& ks = ev.levels[K].tensors[t];
-        ks.multicast_factor = stages.get(K, t, true).multicastRatio();
-        PerInstance range;
         if (C - 1 == K) {
-            range = {direct.accessesMin, direct.accessesMax};
-        } else {
-            const std::int64_t n = std::max<std::int64_t>(1, ks.utilized_instances);
-            range = {contentK / n, (contentK + n - 1) / n};
-        }
-        if (rw) {
-            ks.updates = contentK;
-            ks.updates_min = range.min;
-            ks.updates_max = range.max;
-            const std::int64_t elided = opt.firstReadElision ? partitionTotal(K) : 0;
-            ks.reads += contentK - elided;
-            const std::int64_t perInst = opt.firstReadElision ? ks.partition_size : 0;
-            readsRange[K][t] = {std::max<std::int64_t>(0, range.min - perInst), std::max<std::int64_t>(0, range.max - perInst)};
-        } else {
-            ks.reads += contentK;
-            readsRange[K][t] = range;
-        }
-        if (C < L) {
-            auto& cs = ev.levels[C].tensors[t];
-            std::int64_t fills = 0, fmin = 0, fmax = 0;
-            bool first = true;
-            for (const auto& c : direct.children) {
-                const std::int64_t f = c.received - (rw ? c.distinctWords : 0);
-                fills += c.count * f;
-                fmin = first ? f : std::min(fmin, f);
-                fmax = std::max(fmax, f);
-                first = false;
+            for (const auto& inst : direct.instances) {
+                if (rw) {
+                    kc.updates.add(inst.count, inst.accesses);
+                    kc.reads.add(inst.count, inst.accesses - (opt.firstReadElision ? partitionOf(K, inst.signature) : 0));
+                } else {
+                    kc.reads.add(inst.count, inst.accesses);
+                }
             }
-            cs.fills = fills;
-            cs.fills_min = fmin;
-            cs.fills_max = fmax;
-            // Neighbours forwarding over links read their own copy (Timeloop's peer accesses).
-            cs.reads += direct.linkTransfers;
-            cs.link_transfers = direct.linkTransfers;
         } else {
-            ks.link_transfers += 0;
+            // Through bypassing levels: the stage right above C, scaled by each bypassing
+            // stage's own multicast ratio (Timeloop's masking), spread over K's instances.
+            double content = static_cast<double>(direct.parentAccesses);
+            for (int j = C - 2; j >= K; --j) content /= stages.get(j, t, true).multicastRatio();
+            const std::int64_t contentK = static_cast<std::int64_t>(std::llround(content));
+            const std::int64_t n = std::max<std::int64_t>(1, ev.levels[K].tensors[t].utilized_instances);
+            if (rw) {
+                kc.updates.addSpread(n, contentK);
+                kc.reads.addSpread(n, contentK - (opt.firstReadElision ? partitionTotal(K) : 0));
+            } else {
+                kc.reads.addSpread(n, contentK);
+            }
+        }
+        ev.levels[K].tensors[t].multicast_factor = stages.get(K, t, true).multicastRatio();
+        if (C < L) {
+            auto& cc = counts[C][t];
+            for (const auto& c : direct.children) cc.fills.add(c.count, c.received - (rw ? c.distinctWords : 0));
+            // Neighbours forwarding over links read their own copy (Timeloop's peer accesses).
+            if (direct.linkTransfers > 0) cc.reads.addSpread(ev.levels[C].tensors[t].utilized_instances, direct.linkTransfers);
         }
     }
-    // The backing store is never filled.
-    auto& back = ev.levels[keepers.front()].tensors[t];
-    back.fills = back.fills_min = back.fills_max = 0;
+    counts[keepers.front()][t].fills = {};  // the backing store is never filled
     for (int k : keepers) {
         auto& ts = ev.levels[k].tensors[t];
-        ts.reads_min = readsRange[k][t].min;
-        ts.reads_max = readsRange[k][t].max;
-        if (ts.utilized_instances == 1) {
-            ts.reads_min = ts.reads_max = ts.reads;
-            ts.fills_min = ts.fills_max = ts.fills;
-            ts.updates_min = ts.updates_max = ts.updates;
-        }
+        const auto& c = counts[k][t];
+        ts.reads = c.reads.total();
+        ts.fills = c.fills.total();
+        ts.updates = c.updates.total();
+        ts.reads_min = c.reads.min();
+        ts.reads_max = c.reads.max();
+        ts.fills_min = c.fills.min();
+        ts.fills_max = c.fills.max();
+        ts.updates_min = c.updates.min();
+        ts.updates_max = c.updates.max();
     }
+}
+
+int firstKeeper(const Mapping& m, int levels, int t)
+{
+    for (int i = 0; i < levels; ++i)
+        if (m.keeps(i, t)) return i;
+    return levels;
 }
 
 void checkCapacity(const Workload& w, const Architecture& a, Evaluation& ev)
@@ -217,8 +214,14 @@ Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, 
 
     const model::NestLayout nest = model::buildNestLayout(w, m);
     Stages stages(w, a, nest, opt);
-    std::vector<std::vector<PerInstance>> readsRange(a.levels.size(), std::vector<PerInstance>(w.tensors.size()));
-    for (int t = 0; t < w.numTensors(); ++t) fillTensorCounts(w, a, m, opt, stages, t, ev, readsRange);
+    std::vector<std::vector<TensorCounts>> counts(a.levels.size(), std::vector<TensorCounts>(w.tensors.size()));
+    for (int t = 0; t < w.numTensors(); ++t) {
+        fillTensorCounts(w, a, m, opt, stages, t, ev, counts);
+        // Link transfers belong to the level whose fanout carries them.
+        for (int i = 0; i < a.numLevels(); ++i)
+            if (ev.levels[i].tensors[t].kept || i >= firstKeeper(m, a.numLevels(), t))
+                ev.levels[i].tensors[t].link_transfers = stages.get(i, t).linkTransfers;
+    }
 
     const StageResult& macStage = stages.get(a.numLevels() - 1, 0);
     ev.macs = macStage.macs;
@@ -227,7 +230,7 @@ Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, 
         ev.utilized_macs += c.count;
     }
     checkCapacity(w, a, ev);
-    model::applyEnergyAndTiming(a, m, ev);
+    model::applyEnergyAndTiming(a, m, counts, ev);
     ev.valid = ev.errors.empty();
     return ev;
 }

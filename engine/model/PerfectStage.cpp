@@ -1,5 +1,6 @@
 #include "model/PerfectStage.h"
 
+#include "model/DistinctWords.h"
 #include "model/TileGeometry.h"
 
 #include <algorithm>
@@ -230,40 +231,19 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         moved = tileWords + sweep.cost[0];
     }
 
-    // Distinct words a child ever holds: per dimension its inner extent times the temporal
-    // trips above (mixed-radix positions never coincide); ranks mixing dimensions are counted.
-    std::array<std::int64_t, 32> coveredDim;
-    for (int d = 0; d < w.numDims(); ++d) coveredDim[d] = extDim[d];
-    for (int j = 0; j < k; ++j) coveredDim[nest.loops[temporal[j]].dim] *= nest.loops[temporal[j]].bound;
-    std::int64_t distinct = spec.needDistinct ? 1 : 0;
-    for (int r = 0; r < nRanks && spec.needDistinct; ++r) {
-        if (ranks[r].size() == 1) {
-            distinct *= coveredDim[ranks[r][0].dim];
-            continue;
+    // Distinct words a child ever holds: per dimension the inner extent replicated by the
+    // temporal loops above (spatial loops above are fixed for one child).
+    std::int64_t distinct = 0;
+    if (spec.needDistinct) {
+        thread_local std::vector<Intervals> positions;
+        positions.assign(static_cast<std::size_t>(w.numDims()), Intervals{});
+        for (int d = 0; d < w.numDims(); ++d) positions[d] = {{0, extDim[d]}};
+        for (int j = k - 1; j >= 0; --j) {
+            const NestLoop& l = nest.loops[temporal[j]];
+            positions[l.dim] = replicate(positions[l.dim], l.stride, l.bound);
         }
-        // Positions of each dimension: Minkowski sum of the temporal progressions and the extent.
-        std::vector<std::uint8_t> values{1};
-        for (const auto& term : ranks[r]) {
-            std::vector<std::uint8_t> pos(static_cast<std::size_t>(extDim[term.dim]), 1);
-            for (int j = 0; j < k; ++j) {
-                const NestLoop& l = nest.loops[temporal[j]];
-                if (l.dim != term.dim) continue;
-                std::vector<std::uint8_t> grown(pos.size() + static_cast<std::size_t>((l.bound - 1) * l.stride), 0);
-                for (std::size_t x = 0; x < pos.size(); ++x)
-                    if (pos[x])
-                        for (std::int64_t i = 0; i < l.bound; ++i) grown[x + static_cast<std::size_t>(i * l.stride)] = 1;
-                pos.swap(grown);
-            }
-            std::vector<std::uint8_t> next(values.size() + static_cast<std::size_t>(term.coef) * pos.size(), 0);
-            for (std::size_t v = 0; v < values.size(); ++v)
-                if (values[v])
-                    for (std::size_t x = 0; x < pos.size(); ++x)
-                        if (pos[x]) next[v + static_cast<std::size_t>(term.coef) * x] = 1;
-            values.swap(next);
-        }
-        std::int64_t count = 0;
-        for (auto v : values) count += v;
-        distinct *= count;
+        distinct = 1;
+        for (int r = 0; r < nRanks; ++r) distinct *= countRankValues(ranks[r], positions);
     }
 
     out = StageResult{};
@@ -272,7 +252,11 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     out.accessesMin = out.accessesMax = groups * moved;
     out.usedInstances = instances;
     out.macs = spec.macStage ? instances * children * steps : 0;
+    std::size_t spatialAbove = 0;
+    for (int p = 0; p < leafPos; ++p) spatialAbove += nest.loops[p].spatial() ? 1 : 0;
+    out.instances.push_back({Signature(spatialAbove, 0), instances, groups * moved});
     StageChildResult c;
+    c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos), 0);
     c.count = instances * children;
     c.received = moved;
     c.activeSteps = steps;

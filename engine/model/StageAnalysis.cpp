@@ -1,5 +1,6 @@
 #include "model/StageAnalysis.h"
 
+#include "model/DistinctWords.h"
 #include "model/PerfectStage.h"
 #include "model/TileGeometry.h"
 
@@ -264,6 +265,8 @@ public:
                 if (!r.acc.everActive[c]) continue;
                 used = true;
                 StageChildResult cr;
+                for (int p : instLoops) cr.signature.push_back(static_cast<std::uint8_t>(instCats_[p]));
+                for (Cat cat : classes_[c].cats) cr.signature.push_back(static_cast<std::uint8_t>(cat));
                 cr.count = mult * static_cast<std::int64_t>(classes_[c].members.size());
                 cr.received = r.acc.received[c];
                 cr.activeSteps = r.acc.activeSteps[c];
@@ -278,6 +281,9 @@ public:
             out.linkTransfers += mult * r.acc.link;
             out.macs += mult * r.acc.macs;
             if (used) {
+                Signature sig;
+                for (int p : instLoops) sig.push_back(static_cast<std::uint8_t>(instCats_[p]));
+                out.instances.push_back({sig, mult, r.acc.parentAccesses});
                 out.usedInstances += mult;
                 out.accessesMin = firstInstance ? r.acc.parentAccesses : std::min(out.accessesMin, r.acc.parentAccesses);
                 out.accessesMax = std::max(out.accessesMax, r.acc.parentAccesses);
@@ -500,26 +506,10 @@ private:
     // Distinct words of the tensor that one child ever holds.
     std::int64_t distinctWords(const std::vector<Cat>& childCats) const
     {
-        const auto& ranks = w_.tensors[spec_.tensor].ranks;
-        std::vector<std::vector<std::uint8_t>> perDim(w_.numDims());
+        std::vector<Intervals> positions(static_cast<std::size_t>(w_.numDims()));
+        for (int d = 0; d < w_.numDims(); ++d) positions[d] = intervalsOf(coveredPositions(d, childCats));
         std::int64_t total = 1;
-        for (const auto& rank : ranks) {
-            std::vector<std::uint8_t> values{1};  // Minkowski sum of coef * covered positions
-            for (const auto& term : rank) {
-                if (perDim[term.dim].empty()) perDim[term.dim] = coveredPositions(term.dim, childCats);
-                const auto& cov = perDim[term.dim];
-                std::vector<std::uint8_t> next(values.size() + static_cast<std::size_t>(term.coef) * cov.size(), 0);
-                for (std::size_t v = 0; v < values.size(); ++v) {
-                    if (!values[v]) continue;
-                    for (std::size_t x = 0; x < cov.size(); ++x)
-                        if (cov[x]) next[v + static_cast<std::size_t>(term.coef) * x] = 1;
-                }
-                values.swap(next);
-            }
-            std::int64_t n = 0;
-            for (auto v : values) n += v;
-            total *= n;
-        }
+        for (const auto& rank : w_.tensors[spec_.tensor].ranks) total *= countRankValues(rank, positions);
         return total;
     }
 

@@ -13,7 +13,12 @@
 
 namespace nestor::model {
 
+// Instances are told apart by the category of their index in every spatial loop above them
+// (whether it is below, at, or beyond the residual): all instances of one signature behave alike.
+using Signature = std::vector<std::uint8_t>;
+
 struct StageChildResult {
+    Signature signature;           // over the spatial loops of levels <= i
     std::int64_t count = 0;        // children (over all instances of level i) of this kind
     std::int64_t received = 0;     // words delivered to each such child
     std::int64_t activeSteps = 0;  // temporal steps in which each such child is busy
@@ -21,6 +26,12 @@ struct StageChildResult {
     std::int64_t hullSize = 0;     // words in the box hull of all its tiles
     std::int64_t distinctWords = 0;  // distinct words it ever holds (its partition); 0 = not computed
     bool everActive = false;
+};
+
+struct StageInstanceResult {
+    Signature signature;           // over the spatial loops of levels < i
+    std::int64_t count = 0;        // instances of level i of this kind
+    std::int64_t accesses = 0;     // accesses of each such instance
 };
 
 struct StageResult {
@@ -31,6 +42,7 @@ struct StageResult {
     std::int64_t usedInstances = 0;   // instances of level i with a busy child
     std::int64_t macs = 0;            // MAC stage: operations performed
     std::vector<StageChildResult> children;  // one entry per kind of busy child
+    std::vector<StageInstanceResult> instances;  // one entry per kind of used instance of level i
 
     double multicastRatio() const { return parentAccesses > 0 ? double(weighted) / double(parentAccesses) : 1.0; }
 };
