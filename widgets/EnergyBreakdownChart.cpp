@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <vector>
 
 namespace nestor::widgets {
 
@@ -31,7 +32,7 @@ QCPBars* addBars(QCustomPlot* plot, const QString& name, const QColor& color)
 } // namespace
 
 EnergyBreakdownChart::EnergyBreakdownChart(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), title_(new QCPTextElement(plot_))
+    : QWidget(parent), plot_(new QCustomPlot(this)), title_(new QCPTextElement(plot_)), legendRow_(new QCPLayoutGrid)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -44,10 +45,9 @@ EnergyBreakdownChart::EnergyBreakdownChart(QWidget* parent)
     title_->setFont(titleFont);
 
     // Legend in its own row below the axis rect so it never covers a bar.
-    auto* legendRow = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(2, 0, legendRow);
-    legendRow->setMargins(QMargins(6, 0, 6, 6));
-    legendRow->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->addElement(2, 0, legendRow_);
+    legendRow_->setMargins(QMargins(6, 0, 6, 6));
+    legendRow_->addElement(0, 0, plot_->legend);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->legend->setWrap(6);
     plot_->legend->setBorderPen(Qt::NoPen);
@@ -60,8 +60,20 @@ EnergyBreakdownChart::EnergyBreakdownChart(QWidget* parent)
     clear();
 }
 
+void EnergyBreakdownChart::showLegend(bool show)
+{
+    // An empty legend reports a maximum width of its margins, which would cap the width of
+    // the whole plot column; so its row leaves the layout while there is nothing to list.
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    const bool shown = legendRow_->layout() == layout;
+    if (show && !shown) layout->addElement(2, 0, legendRow_);
+    if (!show && shown) layout->take(legendRow_);
+    plot_->legend->setVisible(show);
+}
+
 void EnergyBreakdownChart::resetPlot(const QString& title)
 {
+    showLegend(false);
     plot_->clearPlottables();
     title_->setText(title);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
@@ -73,7 +85,6 @@ void EnergyBreakdownChart::resetPlot(const QString& title)
 void EnergyBreakdownChart::clear()
 {
     resetPlot(tr("Energy by level"));
-    plot_->legend->setVisible(false);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -81,19 +92,24 @@ void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
 {
     if (!e.valid) {
         resetPlot(tr("Energy by level (no valid evaluation)"));
-        plot_->legend->setVisible(false);
         plot_->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     resetPlot(tr("Energy by level"));
 
-    const int numLevels = int(e.levels.size());
+    // Levels that keep no tensor and spend nothing (spatial-only levels) are left out.
+    std::vector<const LevelStats*> shown;
+    for (const LevelStats& l : e.levels) {
+        const bool keepsAny = std::any_of(l.tensors.begin(), l.tensors.end(), [](const TensorLevelStats& s) { return s.kept; });
+        if (keepsAny || l.energy_pJ != 0.0) shown.push_back(&l);
+    }
+    const int numLevels = int(shown.size());
     const int numTensors = int(e.tensorNames.size());
     double leakage_pJ = 0.0;
     double tallest_pJ = e.compute_energy_pJ;
-    for (const LevelStats& l : e.levels) {
-        leakage_pJ += l.leakage_energy_pJ;
-        tallest_pJ = std::max(tallest_pJ, l.energy_pJ);
+    for (const LevelStats* l : shown) {
+        leakage_pJ += l->leakage_energy_pJ;
+        tallest_pJ = std::max(tallest_pJ, l->energy_pJ);
     }
     const ScaledUnit unit = NumberFormat::energyUnitFor(tallest_pJ);
     const bool showLeakage = leakage_pJ > 0.0;
@@ -103,7 +119,7 @@ void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
     QVector<double> levelKeys;
     for (int l = 0; l < numLevels; ++l) {
         levelKeys << double(l);
-        ticker->addTick(double(l), QString::fromStdString(e.levels[std::size_t(l)].name));
+        ticker->addTick(double(l), QString::fromStdString(shown[std::size_t(l)]->name));
     }
     ticker->addTick(double(numLevels), tr("compute"));
     plot_->xAxis->setTicker(ticker);
@@ -111,7 +127,7 @@ void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
     QCPBars* below = nullptr;
     auto stack = [&](const QString& name, const QColor& color, auto valueOf) {
         QVector<double> values;
-        for (int l = 0; l < numLevels; ++l) values << valueOf(e.levels[std::size_t(l)]) / unit.divisor;
+        for (const LevelStats* l : shown) values << valueOf(*l) / unit.divisor;
         QCPBars* bars = addBars(plot_, name, color);
         bars->setData(levelKeys, values, true);
         if (below) bars->moveAbove(below);
@@ -131,7 +147,7 @@ void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
     plot_->xAxis->setRange(-0.6, double(numLevels) + 0.6);
     plot_->yAxis->setLabel(tr("Energy (%1)").arg(unit.unit));
     plot_->yAxis->setRange(0, std::max(tallest_pJ / unit.divisor, 1e-12) * 1.12);
-    plot_->legend->setVisible(true);
+    showLegend(true);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QCPLayoutGrid;
 class QCPTextElement;
 
 namespace nestor::widgets {
@@ -32,11 +33,13 @@ protected:
 
 private:
     void resetPlot(const QString& title);
+    void showLegend(bool show);
     QSize exportSize(int width, int height) const;
     void exportWithDialog(bool pdf);
 
     QCustomPlot* plot_;
     QCPTextElement* title_;
+    QCPLayoutGrid* legendRow_;
 };
 
 } // namespace nestor::widgets

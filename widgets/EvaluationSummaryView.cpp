@@ -57,6 +57,10 @@ EvaluationSummaryView::EvaluationSummaryView(QWidget* parent)
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     status_->setObjectName(QStringLiteral("evaluationStatus"));
+    QFont heading = status_->font();
+    heading.setBold(true);
+    heading.setPointSizeF(heading.pointSizeF() * 1.15);
+    status_->setFont(heading);
 
     auto* grid = new QGridLayout;
     int i = 0;
@@ -97,7 +101,7 @@ EvaluationSummaryView::EvaluationSummaryView(QWidget* parent)
 void EvaluationSummaryView::setStatus(const QString& text, bool alarming)
 {
     status_->setText(text);
-    status_->setStyleSheet(alarming ? QStringLiteral("color: #b00020; font-weight: bold;") : QString());
+    status_->setStyleSheet(alarming ? QStringLiteral("color: #b00020;") : QString());
 }
 
 void EvaluationSummaryView::clearMetrics()

@@ -13,7 +13,8 @@ LoopNestView::LoopNestView(QWidget* parent) : QTreeView(parent), model_(new Loop
     setAlternatingRowColors(true);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
-    setTextElideMode(Qt::ElideMiddle);
+    setTextElideMode(Qt::ElideRight);
+    setIndentation(14);
     header()->setStretchLastSection(true);
     connect(model_, &QAbstractItemModel::modelReset, this, &LoopNestView::refreshLayout);
 }

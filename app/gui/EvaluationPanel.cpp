@@ -6,6 +6,8 @@
 
 #include <QDataStream>
 #include <QHBoxLayout>
+#include <QIODevice>
+#include <QResizeEvent>
 #include <QSplitter>
 
 namespace nestor::app {
@@ -16,17 +18,12 @@ EvaluationPanel::EvaluationPanel(QWidget* parent)
       summary_(new widgets::EvaluationSummaryView),
       chart_(new widgets::EnergyBreakdownChart),
       outer_(new QSplitter(Qt::Horizontal, this)),
-      right_(new QSplitter(Qt::Vertical))
+      left_(new QSplitter(Qt::Vertical))
 {
-    right_->addWidget(summary_);
-    right_->addWidget(chart_);
-    right_->setStretchFactor(0, 3);
-    right_->setStretchFactor(1, 2);
-    outer_->addWidget(loopNest_);
-    outer_->addWidget(right_);
-    outer_->setStretchFactor(0, 2);
-    outer_->setStretchFactor(1, 3);
-    outer_->setChildrenCollapsible(false);
+    left_->addWidget(loopNest_);
+    left_->addWidget(chart_);
+    outer_->addWidget(left_);
+    outer_->addWidget(summary_);
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -66,18 +63,27 @@ QByteArray EvaluationPanel::saveState() const
 {
     QByteArray state;
     QDataStream out(&state, QIODevice::WriteOnly);
-    out << outer_->saveState() << right_->saveState();
+    out << outer_->saveState() << left_->saveState();
     return state;
 }
 
 void EvaluationPanel::restoreState(const QByteArray& state)
 {
     QDataStream in(state);
-    QByteArray outer, right;
-    in >> outer >> right;
+    QByteArray outer, left;
+    in >> outer >> left;
     if (in.status() != QDataStream::Ok) return;
-    outer_->restoreState(outer);
-    right_->restoreState(right);
+    splittersPlaced_ = outer_->restoreState(outer) && left_->restoreState(left);
+}
+
+void EvaluationPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (splittersPlaced_ || width() < 100 || height() < 100) return;
+    splittersPlaced_ = true;
+    // Loop nest above the chart on the left (3 : 2), the summary and its table on the right.
+    outer_->setSizes({width() / 2, width() - width() / 2});
+    left_->setSizes({height() * 3 / 5, height() - height() * 3 / 5});
 }
 
 } // namespace nestor::app

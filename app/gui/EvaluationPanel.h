@@ -1,6 +1,6 @@
 #pragma once
-// The central area: the loop nest on the left; the summary (with the access table) and
-// the energy chart on the right.
+// The central area: the loop nest above the energy chart on the left; the summary with
+// its per level x tensor table on the right.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "model/Evaluation.h"
@@ -36,13 +36,17 @@ public:
     widgets::EvaluationSummaryView* summaryView() const { return summary_; }
     widgets::EnergyBreakdownChart* energyChart() const { return chart_; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     QString title_;
     widgets::LoopNestView* loopNest_;
     widgets::EvaluationSummaryView* summary_;
     widgets::EnergyBreakdownChart* chart_;
     QSplitter* outer_;
-    QSplitter* right_;
+    QSplitter* left_;
+    bool splittersPlaced_ = false;  // initial proportions applied, or a saved state restored
 };
 
 } // namespace nestor::app

@@ -46,7 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(panel_);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock_);
     addDockWidget(Qt::BottomDockWidgetArea, logDock_);
-    resizeDocks({projectDock_}, {280}, Qt::Horizontal);
+    resizeDocks({projectDock_}, {190}, Qt::Horizontal);
     resizeDocks({logDock_}, {140}, Qt::Vertical);
 
     busyIndicator_->setRange(0, 0);
@@ -59,7 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(projectDock_, &ProjectTreeDock::mappingActivated, this, &MainWindow::evaluateMapping);
     connect(runner_, &EvaluationRunner::finished, this, &MainWindow::onEvaluationFinished);
 
-    resize(1400, 900);
+    resize(1600, 1000);
     updateTitle();
     statusLabel_->setText(tr("Open a project (File > Open) to start."));
 }

@@ -1,6 +1,5 @@
 #include "ProjectTreeDock.h"
 
-#include <QHeaderView>
 #include <QSignalBlocker>
 #include <QStringList>
 #include <QTreeWidget>
@@ -14,11 +13,10 @@ enum class ItemKind { Group, Workload, Mapping, Level };
 
 QTreeWidgetItem* addItem(QTreeWidgetItem* parent, ItemKind kind, const QString& name, const QString& details)
 {
-    auto* item = new QTreeWidgetItem(parent, QStringList{name, details});
+    auto* item = new QTreeWidgetItem(parent, QStringList{name});
     item->setData(0, KindRole, int(kind));
     item->setData(0, NameRole, name);
-    item->setToolTip(0, name);
-    item->setToolTip(1, details);
+    item->setToolTip(0, QStringLiteral("%1: %2").arg(name, details));
     return item;
 }
 
@@ -54,9 +52,8 @@ QString levelText(const StorageLevel& l)
 ProjectTreeDock::ProjectTreeDock(QWidget* parent) : QDockWidget(tr("Project"), parent), tree_(new QTreeWidget(this))
 {
     setObjectName(QStringLiteral("projectDock"));
-    tree_->setColumnCount(2);
-    tree_->setHeaderLabels({tr("Name"), tr("Details")});
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->setColumnCount(1);
+    tree_->setHeaderHidden(true);  // one column; details are in the tooltips
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     setWidget(tree_);
     connect(tree_, &QTreeWidget::currentItemChanged, this,
@@ -90,7 +87,7 @@ void ProjectTreeDock::setProject(const Project& project)
 
     const Architecture& a = project.architecture;
     QTreeWidgetItem* arch = addGroup(tree_, tr("Architecture"));
-    arch->setText(1, QString::fromStdString(a.name));
+    if (!a.name.empty()) arch->setText(0, tr("Architecture: %1").arg(QString::fromStdString(a.name)));
     for (const StorageLevel& l : a.levels) addItem(arch, ItemKind::Level, QString::fromStdString(l.name), levelText(l));
     addItem(arch, ItemKind::Level, QString::fromStdString(a.compute.name), tr("compute, ×%1").arg(a.compute.instances));
 

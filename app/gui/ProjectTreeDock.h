@@ -1,6 +1,7 @@
 #pragma once
-// The project's contents as a tree: workloads, mappings (with the workload each maps)
-// and the architecture's levels. Choosing a mapping emits mappingActivated.
+// The project's contents as a tree: workloads, mappings and the architecture's levels,
+// with details (shapes, mapped workload, sizes) in the tooltips. Choosing a mapping emits
+// mappingActivated.
 #include "io/Project.h"
 
 #include <QDockWidget>

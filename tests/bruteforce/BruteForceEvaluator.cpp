@@ -38,6 +38,7 @@ struct StageTensor {
     std::vector<i64> link;       // per parent instance: words delivered over links
     // per child instance (level j+1)
     std::vector<i64> received, partition, maxTile;
+    std::vector<i64> peerSent;   // words this child sent to a neighbour over a link
     std::vector<char> active;
 };
 
@@ -327,6 +328,7 @@ void Walker::runStage(int j)
         s.received.assign(nChildren, 0);
         s.partition.assign(nChildren, 0);
         s.maxTile.assign(nChildren, 0);
+        s.peerSent.assign(nChildren, 0);
         s.active.assign(nChildren, 0);
     }
     if (macStage) ops_.assign(nChildren, 0);
@@ -394,19 +396,24 @@ void Walker::runStage(int j)
             i64 noLink = 0;
             for (const auto& g : groups) noLink += static_cast<i64>(g.first.size());
             i64 used = noLink, linkWords = 0;
-            const bool linkStage = opt_.linkTransfers && (macStage || keep_[j + 1][t]);
+            // links only where this stage's accesses are charged to a keeping level: the
+            // children keep the tensor (or are the MACs) and some level at or above j keeps it
+            bool keptAbove = false;
+            for (int q = 0; q <= j; ++q) keptAbove = keptAbove || keep_[q][t];
+            const bool linkStage = opt_.linkTransfers && keptAbove && (macStage || keep_[j + 1][t]);
             if (linkStage && f > 1 && noLink > 0) {
-                std::vector<char> served(f, 0);
+                std::vector<i64> sender(f, -1);
                 bool any = false;
                 for (i64 c = 0; c < f; ++c) {
                     if (!curActive[c] || cur[t][c].empty()) continue;
                     const i64 cx = c % fanX_[j], cy = c / fanX_[j];
-                    const i64 nbs[4][2] = {{cx - 1, cy}, {cx + 1, cy}, {cx, cy - 1}, {cx, cy + 1}};
+                    // Timeloop's order: from above, from below, from the left, from the right
+                    const i64 nbs[4][2] = {{cx, cy - 1}, {cx, cy + 1}, {cx - 1, cy}, {cx + 1, cy}};
                     for (const auto& nb : nbs) {
                         if (nb[0] < 0 || nb[0] >= fanX_[j] || nb[1] < 0 || nb[1] >= fanY_[j]) continue;
-                        const i64 ng = parent * f + nb[1] * fanX_[j] + nb[0];
-                        if (prevDelta[t][ng] == cur[t][c]) {
-                            served[c] = 1;
+                        const i64 nl = nb[1] * fanX_[j] + nb[0];
+                        if (prevDelta[t][parent * f + nl] == cur[t][c]) {
+                            sender[c] = nl;
                             any = true;
                             break;
                         }
@@ -417,7 +424,7 @@ void Walker::runStage(int j)
                     i64 servedWords = 0;
                     for (i64 c = 0; c < f; ++c) {
                         if (!curActive[c] || cur[t][c].empty()) continue;
-                        if (served[c])
+                        if (sender[c] >= 0)
                             servedWords += static_cast<i64>(cur[t][c].size());
                         else
                             ++rest[cur[t][c]];
@@ -427,6 +434,9 @@ void Walker::runStage(int j)
                     if (withLink < noLink) {
                         used = withLink;
                         linkWords = servedWords;
+                        for (i64 c = 0; c < f; ++c)
+                            if (sender[c] >= 0 && curActive[c] && !cur[t][c].empty())
+                                s.peerSent[parent * f + sender[c]] += static_cast<i64>(cur[t][c].size());
                     }
                 }
             }
@@ -499,7 +509,7 @@ void Walker::assemble(BFResult& res)
             // instance-level facts of K
             const i64 nK = inst_[K];
             std::vector<char> active(nK, 0);
-            std::vector<i64> received(nK, 0), partition(nK, 0), maxTile(nK, 0);
+            std::vector<i64> received(nK, 0), partition(nK, 0), maxTile(nK, 0), peer(nK, 0);
             if (K == 0) {
                 std::vector<i64> base, ext, lo, rext;
                 dimRanges(0, base, ext);
@@ -514,6 +524,7 @@ void Walker::assemble(BFResult& res)
                     received[p] = sk.received[p];
                     partition[p] = sk.partition[p];
                     maxTile[p] = sk.maxTile[p];
+                    peer[p] = opt_.peerReads ? sk.peerSent[p] : 0;
                 }
             }
             const bool backing = (q == 0);
@@ -531,10 +542,10 @@ void Walker::assemble(BFResult& res)
                 i64 r = 0, f = 0, u = 0;
                 if (rw) {
                     u = content;
-                    r = opt_.firstReadElision ? content - partition[p] : content;
+                    r = (opt_.firstReadElision ? content - partition[p] : content) + peer[p];
                     f = backing ? 0 : received[p] - partition[p];
                 } else {
-                    r = content;
+                    r = content + peer[p];
                     f = backing ? 0 : received[p];
                 }
                 ts.inst_reads[p] = r;
@@ -692,7 +703,7 @@ std::string describeCase(const Workload& w, const Architecture& a, const Mapping
         o << " keep{";
         bool firstK = true;
         for (int t = 0; t < w.numTensors(); ++t)
-            if (m.keeps(static_cast<int>(i), t)) {
+            if (lm.keep.empty() || (t < static_cast<int>(lm.keep.size()) && lm.keep[t])) {
                 o << (firstK ? "" : ",") << w.tensors[t].name;
                 firstK = false;
             }

@@ -33,6 +33,12 @@ struct BruteForceOptions {
     bool legacyZeroTranslationRule = false;
     bool linkTransfers = true;
     bool firstReadElision = true;
+    // semantics.md section 3: a read-only tensor's reads = content accesses + peer accesses
+    // (read-write: updates + peer - partition). A word a child gets over a link is read from
+    // the neighbour that had it (the sender; neighbours tried in Timeloop's order: the one
+    // above, below, left, right), so the sender's reads grow by it. Off = reads are the
+    // content accesses only.
+    bool peerReads = true;
 };
 
 struct BFTensorStats {

@@ -2,10 +2,14 @@
 
 #include "NumberFormat.h"
 
-#include <QColor>
 #include <QFont>
 
 namespace nestor::widgets {
+
+namespace {
+const QString kIndent = QStringLiteral("    ");
+const QString kNone = QStringLiteral("—");
+} // namespace
 
 AccessCountModel::AccessCountModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -17,45 +21,47 @@ void AccessCountModel::setEvaluation(const Evaluation& e)
         for (const LevelStats& level : e.levels) {
             const QString levelName = QString::fromStdString(level.name);
             Row total;
-            total.kind = RowKind::LevelTotal;
+            total.kind = RowKind::Level;
             total.level = levelName;
-            total.tensor = tr("all");
+            total.name = levelName;
             total.instances = level.utilized_instances;
             total.capacity = level.capacity_used_words;
             total.energy_pJ = level.energy_pJ;
-            total.toolTip = tr("Energy includes %1 of leakage").arg(NumberFormat::energy(level.leakage_energy_pJ));
+            total.toolTip = tr("Totals of %1; energy includes %2 of leakage")
+                                .arg(levelName, NumberFormat::energy(level.leakage_energy_pJ));
+            std::vector<Row> tensorRows;
             for (std::size_t t = 0; t < level.tensors.size(); ++t) {
                 const TensorLevelStats& s = level.tensors[t];
+                if (!s.kept) continue;
                 Row row;
-                row.kind = s.kept ? RowKind::Tensor : RowKind::Bypassed;
+                row.kind = RowKind::Tensor;
                 row.level = levelName;
-                row.tensor = t < e.tensorNames.size() ? QString::fromStdString(e.tensorNames[t]) : QStringLiteral("#%1").arg(t);
+                row.name = t < e.tensorNames.size() ? QString::fromStdString(e.tensorNames[t]) : QStringLiteral("#%1").arg(t);
                 row.instances = s.utilized_instances;
                 row.reads = s.reads;
                 row.fills = s.fills;
                 row.updates = s.updates;
                 row.capacity = s.utilized_capacity;
                 row.energy_pJ = s.energy_pJ;
-                if (s.kept) {
-                    row.toolTip = tr("Per instance: reads %1..%2, fills %3..%4, updates %5..%6\nMulticast factor %7")
-                                      .arg(NumberFormat::count(s.reads_min), NumberFormat::count(s.reads_max),
-                                           NumberFormat::count(s.fills_min), NumberFormat::count(s.fills_max),
-                                           NumberFormat::count(s.updates_min), NumberFormat::count(s.updates_max),
-                                           NumberFormat::decimal(s.multicast_factor));
-                } else {
-                    row.toolTip = tr("%1 bypasses %2").arg(levelName, row.tensor);
-                }
+                row.toolTip = tr("Per instance: reads %1..%2, fills %3..%4, updates %5..%6\nMulticast factor %7")
+                                  .arg(NumberFormat::count(s.reads_min), NumberFormat::count(s.reads_max),
+                                       NumberFormat::count(s.fills_min), NumberFormat::count(s.fills_max),
+                                       NumberFormat::count(s.updates_min), NumberFormat::count(s.updates_max),
+                                       NumberFormat::decimal(s.multicast_factor));
                 total.reads += s.reads;
                 total.fills += s.fills;
                 total.updates += s.updates;
-                rows_.push_back(std::move(row));
+                tensorRows.push_back(std::move(row));
             }
+            if (tensorRows.empty()) total.toolTip += tr("\n%1 keeps no tensor").arg(levelName);
             rows_.push_back(std::move(total));
+            for (Row& row : tensorRows) rows_.push_back(std::move(row));
         }
         Row compute;
         compute.kind = RowKind::Compute;
         compute.level = tr("compute");
-        compute.tensor = tr("%1 MACs").arg(NumberFormat::count(e.macs));
+        compute.name = tr("MACs");
+        compute.toolTip = tr("%1 MACs on %2 used instances").arg(NumberFormat::count(e.macs), NumberFormat::count(e.utilized_macs));
         compute.instances = e.utilized_macs;
         compute.energy_pJ = e.compute_energy_pJ;
         rows_.push_back(std::move(compute));
@@ -83,8 +89,7 @@ int AccessCountModel::columnCount(const QModelIndex& parent) const
 QVariant AccessCountModel::raw(const Row& row, int column) const
 {
     switch (column) {
-    case LevelColumn: return row.level;
-    case TensorColumn: return row.tensor;
+    case NameColumn: return row.name;
     case InstancesColumn: return qint64(row.instances);
     case ReadsColumn: return qint64(row.reads);
     case FillsColumn: return qint64(row.fills);
@@ -97,16 +102,16 @@ QVariant AccessCountModel::raw(const Row& row, int column) const
 
 QVariant AccessCountModel::display(const Row& row, int column) const
 {
-    const bool countsApply = row.kind == RowKind::Tensor || row.kind == RowKind::LevelTotal;
+    const bool counts = row.kind != RowKind::Compute;
     switch (column) {
-    case LevelColumn: return row.level;
-    case TensorColumn: return row.kind == RowKind::Bypassed ? tr("%1 (bypass)").arg(row.tensor) : row.tensor;
-    case InstancesColumn: return row.kind == RowKind::Bypassed ? QStringLiteral("—") : NumberFormat::count(row.instances);
-    case ReadsColumn: return countsApply ? NumberFormat::count(row.reads) : QStringLiteral("—");
-    case FillsColumn: return countsApply ? NumberFormat::count(row.fills) : QStringLiteral("—");
-    case UpdatesColumn: return countsApply ? NumberFormat::count(row.updates) : QStringLiteral("—");
-    case CapacityColumn: return countsApply ? NumberFormat::count(row.capacity) : QStringLiteral("—");
-    case EnergyColumn: return row.kind == RowKind::Bypassed ? QStringLiteral("—") : NumberFormat::energy(row.energy_pJ);
+    case NameColumn:
+        return row.kind == RowKind::Tensor ? kIndent + row.name : row.name;
+    case InstancesColumn: return NumberFormat::count(row.instances);
+    case ReadsColumn: return counts ? NumberFormat::count(row.reads) : kNone;
+    case FillsColumn: return counts ? NumberFormat::count(row.fills) : kNone;
+    case UpdatesColumn: return counts ? NumberFormat::count(row.updates) : kNone;
+    case CapacityColumn: return counts ? NumberFormat::count(row.capacity) : kNone;
+    case EnergyColumn: return NumberFormat::energy(row.energy_pJ);
     default: return {};
     }
 }
@@ -119,13 +124,12 @@ QVariant AccessCountModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole: return display(row, index.column());
     case RawValueRole: return raw(row, index.column());
     case RowKindRole: return int(row.kind);
+    case LevelRole: return row.level;
     case Qt::ToolTipRole: return row.toolTip.isEmpty() ? QVariant() : QVariant(row.toolTip);
     case Qt::TextAlignmentRole:
-        return index.column() >= InstancesColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
-    case Qt::ForegroundRole:
-        return row.kind == RowKind::Bypassed ? QVariant(QColor(Qt::gray)) : QVariant();
+        return index.column() == NameColumn ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::FontRole:
-        if (row.kind == RowKind::LevelTotal || row.kind == RowKind::Compute) {
+        if (row.kind == RowKind::Level || row.kind == RowKind::Compute) {
             QFont f;
             f.setBold(true);
             return f;
@@ -145,19 +149,18 @@ QVariant AccessCountModel::headerData(int section, Qt::Orientation o, int role) 
         case FillsColumn: return tr("Words written from the parent level, total over all instances");
         case UpdatesColumn: return tr("Partial results written back by the child, total over all instances");
         case CapacityColumn: return tr("Largest tile held by one instance, in words");
-        case EnergyColumn: return tr("Access energy (level totals include leakage)");
+        case EnergyColumn: return tr("Access energy (level rows include leakage)");
         default: return {};
         }
     }
     if (role != Qt::DisplayRole) return {};
     switch (section) {
-    case LevelColumn: return tr("Level");
-    case TensorColumn: return tr("Tensor");
+    case NameColumn: return tr("Level / tensor");
     case InstancesColumn: return tr("Instances");
     case ReadsColumn: return tr("Reads");
     case FillsColumn: return tr("Fills");
     case UpdatesColumn: return tr("Updates");
-    case CapacityColumn: return tr("Capacity (words)");
+    case CapacityColumn: return tr("Capacity");
     case EnergyColumn: return tr("Energy");
     default: return {};
     }

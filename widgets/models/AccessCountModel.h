@@ -1,8 +1,7 @@
 #pragma once
-// Per level x tensor access counts of an Evaluation as a flat table: for every storage
-// level (outermost first) one row per tensor, then a total row for the level (energy
-// including leakage); a last row holds the compute energy. Bypassed tensors are listed,
-// greyed, so the table always shows the whole level x tensor grid.
+// Per level x tensor access counts of an Evaluation as a flat table. Every storage level
+// (outermost first) gets a bold level row with its totals (energy including leakage),
+// followed by one indented row per tensor it keeps; a last row holds the compute.
 #include "model/Evaluation.h"
 
 #include <QAbstractTableModel>
@@ -15,13 +14,13 @@ class AccessCountModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        LevelColumn, TensorColumn, InstancesColumn, ReadsColumn, FillsColumn, UpdatesColumn,
-        CapacityColumn, EnergyColumn, ColumnCount
+        NameColumn, InstancesColumn, ReadsColumn, FillsColumn, UpdatesColumn, CapacityColumn, EnergyColumn, ColumnCount
     };
-    enum class RowKind { Tensor, Bypassed, LevelTotal, Compute };
+    enum class RowKind { Level, Tensor, Compute };
     enum Role {
-        RawValueRole = Qt::UserRole + 1,  // qint64 counts, double energy in pJ
-        RowKindRole                       // int(RowKind)
+        RawValueRole = Qt::UserRole + 1,  // name (NameColumn), qint64 counts, double energy in pJ
+        RowKindRole,                      // int(RowKind)
+        LevelRole                         // name of the row's level
     };
 
     explicit AccessCountModel(QObject* parent = nullptr);
@@ -38,7 +37,7 @@ private:
     struct Row {
         RowKind kind = RowKind::Tensor;
         QString level;
-        QString tensor;
+        QString name;
         std::int64_t instances = 0, reads = 0, fills = 0, updates = 0, capacity = 0;
         double energy_pJ = 0.0;
         QString toolTip;

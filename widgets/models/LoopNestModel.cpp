@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QFont>
 #include <QFontDatabase>
+#include <QSet>
 #include <QStringList>
 #include <QStyle>
 
@@ -46,6 +47,19 @@ bool keeps(const Mapping& m, int level, int tensor)
     if (level < 0 || std::size_t(level) >= m.levels.size()) return true;  // missing level = keep all
     const std::vector<bool>& keep = m.levels[std::size_t(level)].keep;
     return keep.empty() || std::size_t(tensor) >= keep.size() || keep[std::size_t(tensor)];
+}
+
+// Tensor initials (W, I, O) when they tell the tensors apart, else the full names.
+QStringList tensorLabels(const Workload& w)
+{
+    QStringList names;
+    QStringList initials;
+    for (const Tensor& t : w.tensors) {
+        names << QString::fromStdString(t.name);
+        initials << names.last().left(1);
+    }
+    const QSet<QString> distinct(initials.begin(), initials.end());
+    return distinct.size() == initials.size() ? initials : names;
 }
 
 QString sizeText(const std::optional<std::int64_t>& words)
@@ -124,7 +138,9 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
     if (arch.instances > 1) row.text[NestColumn] += QStringLiteral(" ×%1").arg(arch.instances);
 
     const std::vector<TensorLevelStats>* stats = haveStats ? &evaluation_->levels[std::size_t(level)].tensors : nullptr;
-    QStringList tiles;
+    const QStringList labels = tensorLabels(w);
+    QStringList tiles;      // "W 3, I 18"
+    QStringList tileLines;  // "Weights: 3 words" for the tooltip
     QStringList bypassed;
     for (int t = 0; t < w.numTensors(); ++t) {
         const QString name = QString::fromStdString(w.tensors[std::size_t(t)].name);
@@ -132,10 +148,13 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
             bypassed << name;
             continue;
         }
-        if (stats && std::size_t(t) < stats->size())
-            tiles << QStringLiteral("%1 %2").arg(name, NumberFormat::count((*stats)[std::size_t(t)].utilized_capacity));
-        else
-            tiles << name;
+        if (stats && std::size_t(t) < stats->size()) {
+            const QString words = NumberFormat::count((*stats)[std::size_t(t)].utilized_capacity);
+            tiles << QStringLiteral("%1 %2").arg(labels[t], words);
+            tileLines << tr("%1: %2 words").arg(name, words);
+        } else {
+            tiles << labels[t];
+        }
     }
     row.text[TilesColumn] = tiles.isEmpty() ? tr("(bypasses all)") : tiles.join(QStringLiteral(", "));
 
@@ -145,15 +164,15 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
     } else if (haveStats) {
         const std::int64_t used = evaluation_->levels[std::size_t(level)].capacity_used_words;
         if (!size) {
-            row.text[CapacityColumn] = tr("%1 words (unbounded)").arg(NumberFormat::count(used));
+            row.text[CapacityColumn] = tr("%1 / unbounded").arg(NumberFormat::count(used));
         } else {
             const double share = *size > 0 ? double(used) / double(*size) : 0.0;
-            row.text[CapacityColumn] = tr("%1 / %2 words (%3)")
+            row.text[CapacityColumn] = tr("%1 / %2 (%3)")
                                            .arg(NumberFormat::count(used), NumberFormat::count(*size), NumberFormat::percent(share));
             row.alarming = used > *size;
         }
     } else {
-        row.text[CapacityColumn] = sizeText(size);
+        row.text[CapacityColumn] = size ? NumberFormat::count(*size) : tr("unbounded");
     }
 
     row.toolTip = tr("%1: %2, %3 per instance, %4 instance(s), %5-bit words")
@@ -163,8 +182,19 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
                       .arg(arch.word_bits);
     if (arch.multiple_buffering != 1.0)
         row.toolTip += tr("\nMultiple buffering %1: usable %2").arg(arch.multiple_buffering).arg(sizeText(size));
+    if (!tileLines.isEmpty()) row.toolTip += tr("\nTiles per instance:\n  ") + tileLines.join(QStringLiteral("\n  "));
     if (!bypassed.isEmpty()) row.toolTip += tr("\nBypasses %1").arg(bypassed.join(QStringLiteral(", ")));
     if (row.alarming) row.toolTip += tr("\nThe tiles do not fit in this level.");
+    if (evaluation_ && !evaluation_->valid) {
+        // Diagnostics name levels as levels[<name>] or levels[<index>] in their field path.
+        const std::string byName = "levels[" + arch.name + "]";
+        const std::string byIndex = "levels[" + std::to_string(level) + "]";
+        for (const Diagnostic& d : evaluation_->errors) {
+            if (d.field.find(byName) == std::string::npos && d.field.find(byIndex) == std::string::npos) continue;
+            row.alarming = true;
+            row.toolTip += QLatin1Char('\n') + QString::fromStdString(d.message);
+        }
+    }
 
     if (std::size_t(level) < mapping_->levels.size()) {
         const LevelMapping& lm = mapping_->levels[std::size_t(level)];
@@ -194,7 +224,7 @@ LoopNestModel::Row LoopNestModel::computeRow() const
     row.text[NestColumn] = QString::fromStdString(c.name);
     if (c.instances > 1) row.text[NestColumn] += QStringLiteral(" ×%1").arg(c.instances);
     if (evaluation_ && evaluation_->valid)
-        row.text[CapacityColumn] = tr("%1 / %2 MACs used")
+        row.text[CapacityColumn] = tr("%1 / %2 used")
                                        .arg(NumberFormat::count(evaluation_->utilized_macs), NumberFormat::count(c.instances));
     row.toolTip = tr("Compute: %1 instance(s), %2 pJ per MAC").arg(c.instances).arg(c.mac_energy_pJ);
     return row;
@@ -267,11 +297,16 @@ QVariant LoopNestModel::data(const QModelIndex& index, int role) const
 
 QVariant LoopNestModel::headerData(int section, Qt::Orientation o, int role) const
 {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (o != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && section == TilesColumn)
+        return tr("Largest tile of each kept tensor held by one instance (hover a level for the full names)");
+    if (role == Qt::ToolTipRole && section == CapacityColumn)
+        return tr("Words used by the kept tiles of one instance against its usable size");
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
     case NestColumn: return tr("Loop nest");
-    case TilesColumn: return tr("Tile words (kept tensors)");
-    case CapacityColumn: return tr("Capacity use");
+    case TilesColumn: return tr("Tiles (words)");
+    case CapacityColumn: return tr("Capacity use (words)");
     default: return {};
     }
 }

@@ -2,13 +2,13 @@
 // The mapping as a loop nest: one top-level row per storage level (outermost first) with
 // its loops as children, then a row for the compute level. Loop text is indented by its
 // depth in the whole nest so the levels read as one program:
-//   DRAM                      Weights 3, Inputs 18, Outputs 16     37 words (unbounded)
+//   DRAM                          37 / unbounded       W 3, I 18, O 16
 //     for P in [0:4)
-//   Buffer
+//   Buffer                        13 / 64 (20.3 %)     W 3, I 6, O 4
 //       for R in [0:3)
 //       par-for P in [0:4) (X)
-// Level rows carry the tile (utilized capacity, words) of each kept tensor and the
-// capacity use once an Evaluation is set. An invalid evaluation adds an error row on top
+// Level rows carry the capacity use and the tile (utilized capacity, words) of each kept
+// tensor (tensor initials when they are distinct) once an Evaluation is set. An invalid evaluation adds an error row on top
 // whose children are the diagnostics.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
@@ -25,7 +25,7 @@ namespace nestor::widgets {
 class LoopNestModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { NestColumn, TilesColumn, CapacityColumn, ColumnCount };
+    enum Column { NestColumn, CapacityColumn, TilesColumn, ColumnCount };
     enum class RowKind { Errors, Diagnostic, Level, Loop, Compute };
     enum Role { RowKindRole = Qt::UserRole + 1 };  // int(RowKind)
 
