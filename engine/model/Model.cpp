@@ -32,8 +32,8 @@ Diagnostics structuralChecks(const Workload& w, const Architecture& a, const Map
 // Stage results of (level, tensor), computed on demand.
 class Stages {
 public:
-    Stages(const Workload& w, const Architecture& a, const model::NestLayout& n, const ModelOptions& o)
-        : w_(w), a_(a), n_(n), o_(o), cache_(static_cast<std::size_t>(a.numLevels() * w.numTensors())),
+    Stages(const Workload& w, const Architecture& a, const Mapping& m, const model::NestLayout& n, const ModelOptions& o)
+        : w_(w), a_(a), m_(m), n_(n), o_(o), cache_(static_cast<std::size_t>(a.numLevels() * w.numTensors())),
           done_(cache_.size(), 0), steps_(static_cast<std::size_t>(w.numTensors()))
     {
     }
@@ -49,21 +49,24 @@ public:
         s.tensor = tensor;
         s.level = level;
         s.macStage = level == a_.numLevels() - 1;
-        s.meshX = a_.fanoutX(level);
-        s.meshY = a_.fanoutY(level);
         s.options = &o_;
         s.stepVectors = &steps_[tensor];
         s.needDistinct = w_.tensors[tensor].readWrite;  // only read-write counts need it
         s.ratioOnly = ratioOnly;
+        // Links only where the children hold the tensor (or are the MACs) and something above does.
+        bool keptAbove = false;
+        for (int q = 0; q <= level; ++q) keptAbove = keptAbove || m_.keeps(q, tensor);
+        s.linkStage = keptAbove && (s.macStage || m_.keeps(level + 1, tensor));
         cache_[key] = model::analyzeStage(s);
         // The walker always computes everything; the closed form may have stopped at the ratio.
-        done_[key] = ratioOnly && cache_[key].children.empty() && cache_[key].macs == 0 ? 1 : 2;
+        done_[key] = cache_[key].complete ? 2 : 1;
         return cache_[key];
     }
 
 private:
     const Workload& w_;
     const Architecture& a_;
+    const Mapping& m_;
     const model::NestLayout& n_;
     const ModelOptions& o_;
     std::vector<StageResult> cache_;
@@ -73,6 +76,42 @@ private:
 
 using model::CountHistogram;
 using model::TensorCounts;
+
+// Per-instance values of one action, by instance signature (empty signature = spread evenly).
+struct SigValue {
+    model::Signature signature;
+    std::int64_t count = 0;
+    std::int64_t value = 0;
+};
+
+// Accesses of each instance of K for the traffic that reaches C through bypassing levels:
+// the stage right above C, then, level by level up to K, each instance sums what its
+// children requested and divides by its own multicast ratio (Timeloop's masking, made exact).
+std::vector<SigValue> accessesThroughBypass(Stages& stages, int K, int C, int t)
+{
+    std::map<model::Signature, double> value;
+    for (const auto& inst : stages.get(C - 1, t).instances) value[inst.signature] = static_cast<double>(inst.accesses);
+    for (int j = C - 2; j >= K; --j) {
+        const StageResult& sj = stages.get(j, t, true);
+        std::map<model::Signature, double> next;
+        for (const auto& inst : sj.instances) {
+            double sum = 0;
+            for (const auto& c : sj.children) {
+                if (!std::equal(inst.signature.begin(), inst.signature.end(), c.signature.begin())) continue;
+                auto it = value.find(c.signature);
+                if (it != value.end()) sum += static_cast<double>(c.perParent) * it->second;
+            }
+            next[inst.signature] = sum / inst.multicastRatio();
+        }
+        value.swap(next);
+    }
+    std::vector<SigValue> out;
+    for (const auto& inst : stages.get(K, t, true).instances) {
+        auto it = value.find(inst.signature);
+        if (it != value.end()) out.push_back({inst.signature, inst.count, std::llround(it->second)});
+    }
+    return out;
+}
 
 void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt,
                       Stages& stages, int t, Evaluation& ev, std::vector<std::vector<TensorCounts>>& counts)
@@ -107,47 +146,52 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
             if (c.signature == sig) return c.distinctWords;
         return 0;
     };
-    auto partitionTotal = [&](int k) -> std::int64_t {
-        if (k == 0) return w.tensorSize(t);
-        std::int64_t s = 0;
-        for (const auto& c : stages.get(k - 1, t).children) s += c.count * c.distinctWords;
-        return s;
-    };
 
+    std::vector<std::vector<SigValue>> reads(static_cast<std::size_t>(L));
+    std::vector<const StageResult*> peerStage(static_cast<std::size_t>(L), nullptr);
     for (std::size_t ai = 0; ai < keepers.size(); ++ai) {
         const int K = keepers[ai];
         const int C = ai + 1 < keepers.size() ? keepers[ai + 1] : L;  // L = the MACs
         auto& kc = counts[K][t];
         const StageResult& direct = stages.get(C - 1, t);
+        std::vector<SigValue> accesses;
         if (C - 1 == K) {
-            for (const auto& inst : direct.instances) {
-                if (rw) {
-                    kc.updates.add(inst.count, inst.accesses);
-                    kc.reads.add(inst.count, inst.accesses - (opt.firstReadElision ? partitionOf(K, inst.signature) : 0));
-                } else {
-                    kc.reads.add(inst.count, inst.accesses);
-                }
-            }
+            for (const auto& inst : direct.instances) accesses.push_back({inst.signature, inst.count, inst.accesses});
         } else {
-            // Through bypassing levels: the stage right above C, scaled by each bypassing
-            // stage's own multicast ratio (Timeloop's masking), spread over K's instances.
-            double content = static_cast<double>(direct.parentAccesses);
-            for (int j = C - 2; j >= K; --j) content /= stages.get(j, t, true).multicastRatio();
-            const std::int64_t contentK = static_cast<std::int64_t>(std::llround(content));
-            const std::int64_t n = std::max<std::int64_t>(1, ev.levels[K].tensors[t].utilized_instances);
+            accesses = accessesThroughBypass(stages, K, C, t);
+        }
+        for (const auto& a_ : accesses) {
             if (rw) {
-                kc.updates.addSpread(n, contentK);
-                kc.reads.addSpread(n, contentK - (opt.firstReadElision ? partitionTotal(K) : 0));
+                kc.updates.add(a_.count, a_.value);
+                const std::int64_t elided = opt.firstReadElision ? partitionOf(K, a_.signature) : 0;
+                reads[K].push_back({a_.signature, a_.count, a_.value - elided});
             } else {
-                kc.reads.addSpread(n, contentK);
+                reads[K].push_back(a_);
             }
         }
         ev.levels[K].tensors[t].multicast_factor = stages.get(K, t, true).multicastRatio();
+        ev.levels[C - 1].tensors[t].link_transfers = direct.linkTransfers;
         if (C < L) {
-            auto& cc = counts[C][t];
-            for (const auto& c : direct.children) cc.fills.add(c.count, c.received - (rw ? c.distinctWords : 0));
-            // Neighbours forwarding over links read their own copy (Timeloop's peer accesses).
-            if (direct.linkTransfers > 0) cc.reads.addSpread(ev.levels[C].tensors[t].utilized_instances, direct.linkTransfers);
+            for (const auto& c : direct.children) counts[C][t].fills.add(c.count, c.received - (rw ? c.distinctWords : 0));
+            if (!direct.peers.empty()) peerStage[C] = &direct;
+        }
+    }
+    // Children that forwarded words over links read them from their own copy: add each one's
+    // forwarded words to the reads of the instance with the same signature.
+    for (int k : keepers) {
+        auto& hist = counts[k][t].reads;
+        if (!peerStage[k]) {
+            for (const auto& r : reads[k]) hist.add(r.count, r.value);
+            continue;
+        }
+        for (const auto& r : reads[k]) {
+            std::int64_t covered = 0;
+            for (const auto& p : peerStage[k]->peers) {
+                if (p.signature != r.signature) continue;
+                hist.add(p.count, r.value + p.sent);
+                covered += p.count;
+            }
+            hist.add(r.count - covered, r.value);
         }
     }
     counts[keepers.front()][t].fills = {};  // the backing store is never filled
@@ -164,13 +208,6 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
         ts.updates_min = c.updates.min();
         ts.updates_max = c.updates.max();
     }
-}
-
-int firstKeeper(const Mapping& m, int levels, int t)
-{
-    for (int i = 0; i < levels; ++i)
-        if (m.keeps(i, t)) return i;
-    return levels;
 }
 
 void checkCapacity(const Workload& w, const Architecture& a, Evaluation& ev)
@@ -213,15 +250,9 @@ Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, 
     if (!ev.errors.empty()) return ev;
 
     const model::NestLayout nest = model::buildNestLayout(w, m);
-    Stages stages(w, a, nest, opt);
+    Stages stages(w, a, m, nest, opt);
     std::vector<std::vector<TensorCounts>> counts(a.levels.size(), std::vector<TensorCounts>(w.tensors.size()));
-    for (int t = 0; t < w.numTensors(); ++t) {
-        fillTensorCounts(w, a, m, opt, stages, t, ev, counts);
-        // Link transfers belong to the level whose fanout carries them.
-        for (int i = 0; i < a.numLevels(); ++i)
-            if (ev.levels[i].tensors[t].kept || i >= firstKeeper(m, a.numLevels(), t))
-                ev.levels[i].tensors[t].link_transfers = stages.get(i, t).linkTransfers;
-    }
+    for (int t = 0; t < w.numTensors(); ++t) fillTensorCounts(w, a, m, opt, stages, t, ev, counts);
 
     const StageResult& macStage = stages.get(a.numLevels() - 1, 0);
     ev.macs = macStage.macs;

@@ -75,7 +75,6 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     for (int p = leafPos; p < boundary; ++p)
         (nest.loops[p].kind == LoopKind::SpatialX ? fanX : fanY) *= nest.loops[p].bound;
     const std::int64_t children = fanX * fanY;
-    const std::int64_t gridX = std::max(spec.meshX, fanX);
     if (boundary - leafPos > kMaxLoops) return false;
     thread_local std::vector<Vec> offsets, sorted;  // scratch reused across evaluations
     offsets.resize(static_cast<std::size_t>(children));
@@ -116,7 +115,7 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     }
 
     // Link transfers need a neighbour whose offset differs by a carry; leave those to the walker.
-    if (spec.options->linkTransfers && children > 1) {
+    if (spec.options->linkTransfers && spec.linkStage && children > 1) {
         auto isCarry = [&](const Vec& d) {
             bool zero = true;
             for (int r = 0; r < nRanks; ++r) zero = zero && d[r] == 0;
@@ -129,12 +128,11 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         thread_local std::vector<Vec> displacements;
         displacements.clear();
         for (std::int64_t c = 0; c < children; ++c) {
-            const std::int64_t x = c % gridX, y = c / gridX;
+            const std::int64_t x = c % fanX, y = c / fanX;
             const std::int64_t nb[2][2] = {{x + 1, y}, {x, y + 1}};  // left/up are the same pairs reversed
             for (const auto& n : nb) {
-                if (n[0] >= gridX) continue;
-                const std::int64_t o = n[1] * gridX + n[0];
-                if (o >= children) continue;
+                if (n[0] >= fanX || n[1] >= fanY) continue;
+                const std::int64_t o = n[1] * fanX + n[0];
                 Vec d{};
                 for (int r = 0; r < nRanks; ++r) d[r] = offsets[static_cast<std::size_t>(o)][r] - offsets[static_cast<std::size_t>(c)][r];
                 if (std::find(displacements.begin(), displacements.end(), d) == displacements.end()) displacements.push_back(d);
@@ -148,11 +146,20 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     sorted = offsets;
     std::sort(sorted.begin(), sorted.end());
     const std::int64_t groups = std::unique(sorted.begin(), sorted.end()) - sorted.begin();
+    std::size_t spatialAbove = 0;
+    for (int p = 0; p < leafPos; ++p) spatialAbove += nest.loops[p].spatial() ? 1 : 0;
     if (spec.ratioOnly) {
         // A bypassing level only passes its multicast ratio on (children per distinct delta).
         out = StageResult{};
+        out.complete = false;
         out.parentAccesses = groups;
         out.weighted = children;
+        out.instances.push_back({Signature(spatialAbove, 0), instances, groups, children});
+        StageChildResult c;
+        c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos), 0);
+        c.count = instances * children;
+        c.perParent = children;
+        out.children.push_back(c);
         return true;
     }
 
@@ -252,12 +259,11 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     out.accessesMin = out.accessesMax = groups * moved;
     out.usedInstances = instances;
     out.macs = spec.macStage ? instances * children * steps : 0;
-    std::size_t spatialAbove = 0;
-    for (int p = 0; p < leafPos; ++p) spatialAbove += nest.loops[p].spatial() ? 1 : 0;
-    out.instances.push_back({Signature(spatialAbove, 0), instances, groups * moved});
+    out.instances.push_back({Signature(spatialAbove, 0), instances, groups * moved, children * moved});
     StageChildResult c;
     c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos), 0);
     c.count = instances * children;
+    c.perParent = children;
     c.received = moved;
     c.activeSteps = steps;
     c.maxTile = tileWords;

@@ -148,6 +148,7 @@ struct Acc {
     std::vector<std::int64_t> received, activeSteps, maxTile;
     std::vector<Box> hull;
     std::vector<std::uint8_t> everActive;
+    std::vector<std::int64_t> sent;  // per child: words forwarded to neighbours (empty when no links)
 
     explicit Acc(std::size_t classes = 0)
         : received(classes, 0), activeSteps(classes, 0), maxTile(classes, 0), hull(classes), everActive(classes, 0)
@@ -165,6 +166,10 @@ struct Acc {
             received[c] += k * o.received[c];
             activeSteps[c] += k * o.activeSteps[c];
         }
+        if (!o.sent.empty()) {
+            sent.resize(o.sent.size(), 0);
+            for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += k * o.sent[c];
+        }
     }
     void subtractSums(const Acc& o)
     {
@@ -176,6 +181,10 @@ struct Acc {
         for (std::size_t c = 0; c < received.size(); ++c) {
             received[c] -= o.received[c];
             activeSteps[c] -= o.activeSteps[c];
+        }
+        if (!o.sent.empty()) {
+            sent.resize(o.sent.size(), 0);
+            for (std::size_t c = 0; c < sent.size(); ++c) sent[c] -= o.sent[c];
         }
     }
     void uniteHulls(const Acc& o, const Vec& shift, int n)
@@ -268,6 +277,7 @@ public:
                 for (int p : instLoops) cr.signature.push_back(static_cast<std::uint8_t>(instCats_[p]));
                 for (Cat cat : classes_[c].cats) cr.signature.push_back(static_cast<std::uint8_t>(cat));
                 cr.count = mult * static_cast<std::int64_t>(classes_[c].members.size());
+                cr.perParent = static_cast<std::int64_t>(classes_[c].members.size());
                 cr.received = r.acc.received[c];
                 cr.activeSteps = r.acc.activeSteps[c];
                 cr.maxTile = r.acc.maxTile[c];
@@ -283,7 +293,14 @@ public:
             if (used) {
                 Signature sig;
                 for (int p : instLoops) sig.push_back(static_cast<std::uint8_t>(instCats_[p]));
-                out.instances.push_back({sig, mult, r.acc.parentAccesses});
+                out.instances.push_back({sig, mult, r.acc.parentAccesses, r.acc.weighted});
+                if (!r.acc.sent.empty()) {
+                    for (std::size_t m = 0; m < children_.size(); ++m) {
+                        Signature csig = sig;
+                        for (Cat cat : classes_[children_[m].cls].cats) csig.push_back(static_cast<std::uint8_t>(cat));
+                        out.peers.push_back({csig, mult, r.acc.sent[m]});
+                    }
+                }
                 out.usedInstances += mult;
                 out.accessesMin = firstInstance ? r.acc.parentAccesses : std::min(out.accessesMin, r.acc.parentAccesses);
                 out.accessesMax = std::max(out.accessesMax, r.acc.parentAccesses);
@@ -319,8 +336,8 @@ private:
         // Timeloop linearizes the spatial loops row-major (Y outer, X inner) and lays the
         // linear index out on a grid whose row length is the larger of the physical and the
         // logical X fanout; neighbours for link transfers are taken on that grid.
-        gridX_ = std::max(spec_.meshX, fanX);
-        gridY_ = std::max(spec_.meshY, (fanX * fanY + gridX_ - 1) / gridX_);
+        gridX_ = fanX;  // children sit on the physical mesh at their (x, y); only mapped ones exist
+        gridY_ = fanY;
         grid_.assign(static_cast<std::size_t>(gridX_ * gridY_), -1);
         std::map<std::vector<Cat>, int> classIds;
         std::vector<std::int64_t> idx(childLoops_.size(), 0);
@@ -336,9 +353,8 @@ private:
                 else yPart = yPart * l.bound + idx[k];
                 cats.push_back(nest_.dimImperfect(l.dim) ? categorize(idx[k], l.bound, l.residual) : Cat::Any);
             }
-            const std::int64_t linear = yPart * fanX + xPart;
-            ch.x = linear % gridX_;
-            ch.y = linear / gridX_;
+            ch.x = xPart;
+            ch.y = yPart;
             auto [it, fresh] = classIds.emplace(cats, static_cast<int>(classes_.size()));
             if (fresh) classes_.push_back(ChildClass{cats, {}, {}});
             ch.cls = it->second;
@@ -621,7 +637,8 @@ private:
             groupExplicitly(deltas, busy, nullptr, accessesWithout, weightedWithout);
         }
 
-        if (spec_.options->linkTransfers && children_.size() > 1) {
+        if (spec_.options->linkTransfers && spec_.linkStage && children_.size() > 1) {
+            std::vector<int> sender(children_.size(), -1);
             std::vector<std::uint8_t> served(children_.size(), 0);
             std::int64_t linkWords = 0;
             bool any = false;
@@ -630,8 +647,9 @@ private:
                 for (int m : classes_[c].members) {
                     const Child& ch = children_[m];
                     const Delta mine = deltas[c].shiftedBy(ch.offset, nRanks_);
-                    const std::int64_t nx[4] = {ch.x - 1, ch.x + 1, ch.x, ch.x};
-                    const std::int64_t ny[4] = {ch.y, ch.y, ch.y - 1, ch.y + 1};
+                    // Timeloop's order: from above, from below, from the left, from the right.
+                    const std::int64_t nx[4] = {ch.x, ch.x, ch.x - 1, ch.x + 1};
+                    const std::int64_t ny[4] = {ch.y - 1, ch.y + 1, ch.y, ch.y};
                     for (int k = 0; k < 4; ++k) {
                         if (nx[k] < 0 || ny[k] < 0 || nx[k] >= gridX_ || ny[k] >= gridY_) continue;
                         const int nb = grid_[static_cast<std::size_t>(ny[k] * gridX_ + nx[k])];
@@ -640,6 +658,7 @@ private:
                         if (!ps.hasPrevDelta || ps.prevDelta.size != mine.size) continue;
                         if (ps.prevDelta.shiftedBy(children_[nb].offset, nRanks_) == mine) {
                             served[m] = 1;
+                            sender[m] = nb;
                             linkWords += mine.size;
                             any = true;
                             break;
@@ -654,6 +673,9 @@ private:
                     acc.parentAccesses += accessesWith;
                     acc.weighted += weightedWith;
                     acc.link += linkWords;
+                    acc.sent.resize(children_.size(), 0);
+                    for (std::size_t m = 0; m < children_.size(); ++m)
+                        if (sender[m] >= 0) acc.sent[static_cast<std::size_t>(sender[m])] += deltas[children_[m].cls].size;
                     return;
                 }
             }

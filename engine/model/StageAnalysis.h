@@ -20,6 +20,7 @@ using Signature = std::vector<std::uint8_t>;
 struct StageChildResult {
     Signature signature;           // over the spatial loops of levels <= i
     std::int64_t count = 0;        // children (over all instances of level i) of this kind
+    std::int64_t perParent = 0;    // children of this kind in one instance of level i
     std::int64_t received = 0;     // words delivered to each such child
     std::int64_t activeSteps = 0;  // temporal steps in which each such child is busy
     std::int64_t maxTile = 0;      // largest tile it holds
@@ -32,6 +33,15 @@ struct StageInstanceResult {
     Signature signature;           // over the spatial loops of levels < i
     std::int64_t count = 0;        // instances of level i of this kind
     std::int64_t accesses = 0;     // accesses of each such instance
+    std::int64_t weighted = 0;     // accesses x group size of each such instance
+    double multicastRatio() const { return accesses > 0 ? double(weighted) / double(accesses) : 1.0; }
+};
+
+// Words one child forwarded to its neighbours over links (it reads them from its own copy).
+struct StagePeerResult {
+    Signature signature;           // the child's signature (as in StageChildResult)
+    std::int64_t count = 0;        // children with this signature and this amount
+    std::int64_t sent = 0;
 };
 
 struct StageResult {
@@ -43,6 +53,8 @@ struct StageResult {
     std::int64_t macs = 0;            // MAC stage: operations performed
     std::vector<StageChildResult> children;  // one entry per kind of busy child
     std::vector<StageInstanceResult> instances;  // one entry per kind of used instance of level i
+    std::vector<StagePeerResult> peers;          // only when links were used
+    bool complete = true;                        // false: only the multicast ratio was computed
 
     double multicastRatio() const { return parentAccesses > 0 ? double(weighted) / double(parentAccesses) : 1.0; }
 };
@@ -53,12 +65,11 @@ struct StageSpec {
     int tensor = 0;
     int level = 0;              // storage level i (outermost = 0)
     bool macStage = false;      // children are MACs: every step reads every operand
-    std::int64_t meshX = 1;     // children per instance in X (physical fanout)
-    std::int64_t meshY = 1;     // children per instance in Y (physical fanout)
     const ModelOptions* options = nullptr;
     const std::vector<Vec>* stepVectors = nullptr;  // per nest loop: its stride projected on the tensor's ranks
     bool needDistinct = true;
-    bool ratioOnly = false;     // only the multicast ratio is needed (a bypassing level's stage)   // compute the words each child ever holds (needed for read-write tensors)
+    bool ratioOnly = false;     // only the multicast ratio is needed (a bypassing level's stage)
+    bool linkStage = false;     // children can forward to neighbours: they keep the tensor (or are MACs)   // compute the words each child ever holds (needed for read-write tensors)
 };
 
 // Per nest loop, the move of one iteration projected onto the ranks of tensor t.
