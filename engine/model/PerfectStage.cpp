@@ -59,6 +59,59 @@ Vec negate(const Vec& v, int n)
     return r;
 }
 
+// Children of one instance whose tiles coincide share one delta; count the distinct offsets.
+// Per rank the offsets are a Minkowski sum of the spatial progressions touching it; a loop
+// touching several ranks couples them, and then the offsets are enumerated.
+std::int64_t distinctOffsets(const StageSpec& spec, int leafPos, int boundary, int nRanks)
+{
+    const NestLayout& nest = *spec.nest;
+    const auto& steps = *spec.stepVectors;
+    bool coupled = false;
+    for (int p = leafPos; p < boundary; ++p) {
+        int touched = 0;
+        for (int r = 0; r < nRanks; ++r) touched += steps[p][r] != 0;
+        coupled = coupled || touched > 1;
+    }
+    if (coupled) {
+        thread_local std::vector<Vec> offsets;
+        offsets.clear();
+        std::array<std::int64_t, kMaxLoops> idx{};
+        while (true) {
+            Vec off{};
+            for (int p = leafPos; p < boundary; ++p)
+                for (int r = 0; r < nRanks; ++r) off[r] += idx[p - leafPos] * steps[p][r];
+            offsets.push_back(off);
+            int k = boundary - leafPos;
+            while (k-- > 0) {
+                if (++idx[k] < nest.loops[leafPos + k].bound) break;
+                idx[k] = 0;
+            }
+            if (k < 0) break;
+        }
+        std::sort(offsets.begin(), offsets.end());
+        return std::unique(offsets.begin(), offsets.end()) - offsets.begin();
+    }
+    std::int64_t distinct = 1;
+    thread_local std::vector<std::uint8_t> values, next;
+    for (int r = 0; r < nRanks; ++r) {
+        values.assign(1, 1);
+        for (int p = leafPos; p < boundary; ++p) {
+            const std::int64_t step = steps[p][r];
+            if (step == 0) continue;
+            const std::int64_t n = nest.loops[p].bound;
+            next.assign(values.size() + static_cast<std::size_t>((n - 1) * step), 0);
+            for (std::size_t v = 0; v < values.size(); ++v)
+                if (values[v])
+                    for (std::int64_t i = 0; i < n; ++i) next[v + static_cast<std::size_t>(i * step)] = 1;
+            values.swap(next);
+        }
+        std::int64_t count = 0;
+        for (auto v : values) count += v;
+        distinct *= count;
+    }
+    return distinct;
+}
+
 } // namespace
 
 bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
@@ -76,24 +129,6 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         (nest.loops[p].kind == LoopKind::SpatialX ? fanX : fanY) *= nest.loops[p].bound;
     const std::int64_t children = fanX * fanY;
     if (boundary - leafPos > kMaxLoops) return false;
-    thread_local std::vector<Vec> offsets, sorted;  // scratch reused across evaluations
-    offsets.resize(static_cast<std::size_t>(children));
-    {
-        std::array<std::int64_t, kMaxLoops> idx{};
-        for (std::int64_t c = 0; c < children; ++c) {
-            Vec off{};
-            for (int p = leafPos; p < boundary; ++p) {
-                const Vec& v = (*spec.stepVectors)[p];
-                for (int r = 0; r < nRanks; ++r) off[r] += idx[p - leafPos] * v[r];
-            }
-            offsets[static_cast<std::size_t>(c)] = off;  // c = row-major index (Y outer, X inner)
-            for (int k = boundary - leafPos; k-- > 0;) {
-                if (++idx[k] < nest.loops[leafPos + k].bound) break;
-                idx[k] = 0;
-            }
-        }
-    }
-
     // Temporal loops above the children and the translation of each carry.
     std::array<int, kMaxLoops> temporal;
     int k = 0;
@@ -103,7 +138,7 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         else if (k == kMaxLoops) return false;
         else temporal[k++] = p;
     }
-    std::array<Vec, kMaxLoops> carry;
+    std::array<Vec, kMaxLoops> carry{};
     {
         Vec innerSpan{};
         for (int j = k - 1; j >= 0; --j) {
@@ -124,18 +159,19 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
                 if (carry[j] == d) return true;
             return false;
         };
-        // Distinct displacements between mesh neighbours (few: one per loop carry in X and Y).
+        // Mesh neighbours differ by a carry of the X (or Y) spatial odometer.
         thread_local std::vector<Vec> displacements;
         displacements.clear();
-        for (std::int64_t c = 0; c < children; ++c) {
-            const std::int64_t x = c % fanX, y = c / fanX;
-            const std::int64_t nb[2][2] = {{x + 1, y}, {x, y + 1}};  // left/up are the same pairs reversed
-            for (const auto& n : nb) {
-                if (n[0] >= fanX || n[1] >= fanY) continue;
-                const std::int64_t o = n[1] * fanX + n[0];
+        for (LoopKind kind : {LoopKind::SpatialX, LoopKind::SpatialY}) {
+            Vec innerSpan{};
+            for (int p = boundary - 1; p >= leafPos; --p) {
+                const NestLoop& l = nest.loops[p];
+                if (l.kind != kind) continue;
+                const Vec& v = (*spec.stepVectors)[p];
                 Vec d{};
-                for (int r = 0; r < nRanks; ++r) d[r] = offsets[static_cast<std::size_t>(o)][r] - offsets[static_cast<std::size_t>(c)][r];
-                if (std::find(displacements.begin(), displacements.end(), d) == displacements.end()) displacements.push_back(d);
+                for (int r = 0; r < nRanks; ++r) d[r] = v[r] - innerSpan[r];
+                displacements.push_back(d);
+                for (int r = 0; r < nRanks; ++r) innerSpan[r] += (l.bound - 1) * v[r];
             }
         }
         for (const Vec& d : displacements) {
@@ -143,9 +179,7 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         }
     }
 
-    sorted = offsets;
-    std::sort(sorted.begin(), sorted.end());
-    const std::int64_t groups = std::unique(sorted.begin(), sorted.end()) - sorted.begin();
+    const std::int64_t groups = distinctOffsets(spec, leafPos, boundary, nRanks);
     std::size_t spatialAbove = 0;
     for (int p = 0; p < leafPos; ++p) spatialAbove += nest.loops[p].spatial() ? 1 : 0;
     if (spec.ratioOnly) {
