@@ -33,9 +33,10 @@ Diagnostics structuralChecks(const Workload& w, const Architecture& a, const Map
 class Stages {
 public:
     Stages(const Workload& w, const Architecture& a, const Mapping& m, const model::NestLayout& n, const ModelOptions& o)
-        : w_(w), a_(a), m_(m), n_(n), o_(o), cache_(static_cast<std::size_t>(a.numLevels() * w.numTensors())),
-          done_(cache_.size(), 0), steps_(static_cast<std::size_t>(w.numTensors()))
+        : w_(w), a_(a), m_(m), n_(n), o_(o), cache_(pool()), done_(static_cast<std::size_t>(a.numLevels() * w.numTensors()), 0),
+          steps_(static_cast<std::size_t>(w.numTensors()))
     {
+        if (cache_.size() < done_.size()) cache_.resize(done_.size());
     }
     // ratioOnly: the caller needs only the multicast ratio of this stage.
     const StageResult& get(int level, int tensor, bool ratioOnly = false)
@@ -57,7 +58,7 @@ public:
         bool keptAbove = false;
         for (int q = 0; q <= level; ++q) keptAbove = keptAbove || m_.keeps(q, tensor);
         s.linkStage = keptAbove && (s.macStage || m_.keeps(level + 1, tensor));
-        cache_[key] = model::analyzeStage(s);
+        model::analyzeStage(s, cache_[key]);
         // The walker always computes everything; the closed form may have stopped at the ratio.
         done_[key] = cache_[key].complete ? 2 : 1;
         return cache_[key];
@@ -69,7 +70,14 @@ private:
     const Mapping& m_;
     const model::NestLayout& n_;
     const ModelOptions& o_;
-    std::vector<StageResult> cache_;
+    // Stage results live in a per-thread pool so that their vectors keep their storage
+    // from one evaluation to the next (a search evaluates millions of mappings).
+    static std::vector<StageResult>& pool()
+    {
+        thread_local std::vector<StageResult> p;
+        return p;
+    }
+    std::vector<StageResult>& cache_;
     std::vector<std::uint8_t> done_;
     std::vector<std::vector<model::Vec>> steps_;
 };
@@ -89,27 +97,31 @@ struct SigValue {
 // children requested and divides by its own multicast ratio (Timeloop's masking, made exact).
 std::vector<SigValue> accessesThroughBypass(Stages& stages, int K, int C, int t)
 {
-    std::map<model::Signature, double> value;
-    for (const auto& inst : stages.get(C - 1, t).instances) value[inst.signature] = static_cast<double>(inst.accesses);
+    // Few distinct signatures per level: plain vectors beat maps here.
+    using Values = std::vector<std::pair<model::Signature, double>>;
+    auto find = [](const Values& v, const model::Signature& s) -> const double* {
+        for (const auto& [sig, x] : v)
+            if (sig == s) return &x;
+        return nullptr;
+    };
+    Values value;
+    for (const auto& inst : stages.get(C - 1, t).instances) value.push_back({inst.signature, static_cast<double>(inst.accesses)});
     for (int j = C - 2; j >= K; --j) {
         const StageResult& sj = stages.get(j, t, true);
-        std::map<model::Signature, double> next;
+        Values next;
         for (const auto& inst : sj.instances) {
             double sum = 0;
             for (const auto& c : sj.children) {
-                if (!std::equal(inst.signature.begin(), inst.signature.end(), c.signature.begin())) continue;
-                auto it = value.find(c.signature);
-                if (it != value.end()) sum += static_cast<double>(c.perParent) * it->second;
+                if (!inst.signature.isPrefixOf(c.signature)) continue;
+                if (const double* x = find(value, c.signature)) sum += static_cast<double>(c.perParent) * *x;
             }
-            next[inst.signature] = sum / inst.multicastRatio();
+            next.push_back({inst.signature, sum / inst.multicastRatio()});
         }
         value.swap(next);
     }
     std::vector<SigValue> out;
-    for (const auto& inst : stages.get(K, t, true).instances) {
-        auto it = value.find(inst.signature);
-        if (it != value.end()) out.push_back({inst.signature, inst.count, std::llround(it->second)});
-    }
+    for (const auto& inst : stages.get(K, t, true).instances)
+        if (const double* x = find(value, inst.signature)) out.push_back({inst.signature, inst.count, std::llround(*x)});
     return out;
 }
 

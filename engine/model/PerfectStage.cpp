@@ -184,13 +184,13 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     for (int p = 0; p < leafPos; ++p) spatialAbove += nest.loops[p].spatial() ? 1 : 0;
     if (spec.ratioOnly) {
         // A bypassing level only passes its multicast ratio on (children per distinct delta).
-        out = StageResult{};
+        clearStageResult(out);
         out.complete = false;
         out.parentAccesses = groups;
         out.weighted = children;
-        out.instances.push_back({Signature(spatialAbove, 0), instances, groups, children});
+        out.instances.push_back({Signature(spatialAbove), instances, groups, children});
         StageChildResult c;
-        c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos), 0);
+        c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos));
         c.count = instances * children;
         c.perParent = children;
         out.children.push_back(c);
@@ -287,15 +287,15 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         for (int r = 0; r < nRanks; ++r) distinct *= countRankValues(ranks[r], positions);
     }
 
-    out = StageResult{};
+    clearStageResult(out);
     out.parentAccesses = instances * groups * moved;
     out.weighted = instances * children * moved;
     out.accessesMin = out.accessesMax = groups * moved;
     out.usedInstances = instances;
     out.macs = spec.macStage ? instances * children * steps : 0;
-    out.instances.push_back({Signature(spatialAbove, 0), instances, groups * moved, children * moved});
+    out.instances.push_back({Signature(spatialAbove), instances, groups * moved, children * moved});
     StageChildResult c;
-    c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos), 0);
+    c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos));
     c.count = instances * children;
     c.perParent = children;
     c.received = moved;

@@ -248,9 +248,8 @@ public:
         memo_ = std::unordered_map<Key, RunResult, KeyHash>(64, KeyHash{nRanks_});
     }
 
-    StageResult run()
+    void run(StageResult& out)
     {
-        StageResult out;
         // Instance classes: categories of the spatial loops of the levels above.
         std::vector<int> instLoops;
         for (int p = 0; p < leafPos_; ++p)
@@ -313,7 +312,6 @@ public:
             }
             if (k == pick.size()) break;
         }
-        return out;
     }
 
 private:
@@ -740,12 +738,33 @@ std::vector<Vec> projectSteps(const Workload& w, const NestLayout& nest, int ten
     return out;
 }
 
+void clearStageResult(StageResult& r)
+{
+    auto children = std::move(r.children);
+    auto instances = std::move(r.instances);
+    auto peers = std::move(r.peers);
+    children.clear();
+    instances.clear();
+    peers.clear();
+    r = StageResult{};
+    r.children = std::move(children);
+    r.instances = std::move(instances);
+    r.peers = std::move(peers);
+}
+
+void analyzeStage(const StageSpec& spec, StageResult& out)
+{
+    if (analyzePerfectStage(spec, out)) return;
+    StageWalker walker(spec);
+    clearStageResult(out);
+    walker.run(out);
+}
+
 StageResult analyzeStage(const StageSpec& spec)
 {
-    StageResult fast;
-    if (analyzePerfectStage(spec, fast)) return fast;
-    StageWalker walker(spec);
-    return walker.run();
+    StageResult r;
+    analyzeStage(spec, r);
+    return r;
 }
 
 } // namespace nestor::model

@@ -8,6 +8,8 @@
 #include "model/NestLayout.h"
 #include "model/TileGeometry.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -15,7 +17,28 @@ namespace nestor::model {
 
 // Instances are told apart by the category of their index in every spatial loop above them
 // (whether it is below, at, or beyond the residual): all instances of one signature behave alike.
-using Signature = std::vector<std::uint8_t>;
+struct Signature {
+    static constexpr int kMax = 48;  // spatial loops above a level
+    std::array<std::uint8_t, kMax> cat{};
+    std::uint8_t size = 0;
+
+    Signature() = default;
+    explicit Signature(std::size_t n) : size(static_cast<std::uint8_t>(n)) {}
+    void push_back(std::uint8_t c) { cat[size++] = c; }
+    bool operator==(const Signature& o) const
+    {
+        return size == o.size && std::equal(cat.begin(), cat.begin() + size, o.cat.begin());
+    }
+    bool operator<(const Signature& o) const
+    {
+        return std::lexicographical_compare(cat.begin(), cat.begin() + size, o.cat.begin(), o.cat.begin() + o.size);
+    }
+    // This signature is the start of `longer` (an instance and one of its children).
+    bool isPrefixOf(const Signature& longer) const
+    {
+        return size <= longer.size && std::equal(cat.begin(), cat.begin() + size, longer.cat.begin());
+    }
+};
 
 struct StageChildResult {
     Signature signature;           // over the spatial loops of levels <= i
@@ -72,9 +95,14 @@ struct StageSpec {
     bool linkStage = false;     // children can forward to neighbours: they keep the tensor (or are MACs)   // compute the words each child ever holds (needed for read-write tensors)
 };
 
+// Resets every figure, keeping the vectors' storage.
+void clearStageResult(StageResult& r);
+
 // Per nest loop, the move of one iteration projected onto the ranks of tensor t.
 std::vector<Vec> projectSteps(const Workload& w, const NestLayout& nest, int tensor);
 
 StageResult analyzeStage(const StageSpec& spec);
+// Same, into `out` (reusing its storage).
+void analyzeStage(const StageSpec& spec, StageResult& out);
 
 } // namespace nestor::model
