@@ -301,7 +301,6 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     c.received = moved;
     c.activeSteps = steps;
     c.maxTile = tileWords;
-    c.hullSize = tileWords;
     c.distinctWords = distinct;
     c.everActive = true;
     out.children.push_back(c);

@@ -146,12 +146,11 @@ Vec minus(const Vec& a, const Vec& b)
 struct Acc {
     std::int64_t parentAccesses = 0, weighted = 0, link = 0, macs = 0, busySteps = 0;
     std::vector<std::int64_t> received, activeSteps, maxTile;
-    std::vector<Box> hull;
     std::vector<std::uint8_t> everActive;
     std::vector<std::int64_t> sent;  // per child: words forwarded to neighbours (empty when no links)
 
     explicit Acc(std::size_t classes = 0)
-        : received(classes, 0), activeSteps(classes, 0), maxTile(classes, 0), hull(classes), everActive(classes, 0)
+        : received(classes, 0), activeSteps(classes, 0), maxTile(classes, 0), everActive(classes, 0)
     {
     }
 
@@ -187,29 +186,19 @@ struct Acc {
             for (std::size_t c = 0; c < sent.size(); ++c) sent[c] -= o.sent[c];
         }
     }
-    void uniteHulls(const Acc& o, const Vec& shift, int n)
+    // Figures that do not add up over steps: the largest tile and whether a child was busy.
+    void uniteShapes(const Acc& o)
     {
-        for (std::size_t c = 0; c < hull.size(); ++c) {
+        for (std::size_t c = 0; c < everActive.size(); ++c) {
             if (!o.everActive[c]) continue;
-            const Box b = shifted(o.hull[c], shift, n);
-            if (!everActive[c]) {
-                hull[c] = b;
-            } else {
-                for (int r = 0; r < n; ++r) {
-                    const std::int64_t lo = std::min(hull[c].lo[r], b.lo[r]);
-                    const std::int64_t hi = std::max(hull[c].lo[r] + hull[c].ext[r], b.lo[r] + b.ext[r]);
-                    hull[c].lo[r] = lo;
-                    hull[c].ext[r] = hi - lo;
-                }
-            }
             everActive[c] = 1;
             maxTile[c] = std::max(maxTile[c], o.maxTile[c]);
         }
     }
-    void add(const Acc& o, const Vec& shift, int n)
+    void add(const Acc& o)
     {
         addSums(o, 1);
-        uniteHulls(o, shift, n);
+        uniteShapes(o);
     }
 };
 
@@ -280,7 +269,6 @@ public:
                 cr.received = r.acc.received[c];
                 cr.activeSteps = r.acc.activeSteps[c];
                 cr.maxTile = r.acc.maxTile[c];
-                cr.hullSize = r.acc.hull[c].size(nRanks_);
                 cr.distinctWords = spec_.needDistinct ? distinctWords(classes_[c].cats) : 0;
                 cr.everActive = true;
                 out.children.push_back(cr);
@@ -420,8 +408,6 @@ private:
         State cur = st;
         std::unordered_map<State, std::pair<std::int64_t, Acc>, StateHash> seen(8, StateHash{nRanks_});
         bool detect = nonLast > 2;
-        Acc nonLastShape;  // structural figures of one non-last iteration
-        bool haveShape = false;
         std::int64_t a = 0;
         while (a < nonLast) {
             if (detect) {
@@ -433,7 +419,6 @@ private:
                     const std::int64_t m = (nonLast - a) / cycle;
                     if (m > 0) {
                         res.acc.addSums(perCycle, m);
-                        res.acc.uniteHulls(nonLastShape, scaled(step, a + m * cycle - 1), nRanks_);
                         a += m * cycle;
                     }
                     detect = false;
@@ -442,17 +427,13 @@ private:
                 seen.emplace(cur, std::make_pair(a, res.acc));
             }
             RunResult sub = runFrom(p + 1, innerFlags, active, cur);
-            res.acc.add(sub.acc, scaled(step, a), nRanks_);
-            if (!haveShape) {
-                nonLastShape = sub.acc;
-                haveShape = true;
-            }
+            res.acc.add(sub.acc);
             cur = std::move(sub.exit);
             shiftState(cur, negate(minus(step, sub.disp)), nRanks_);
             ++a;
         }
         RunResult last = runFrom(p + 1, flags, active, cur);
-        res.acc.add(last.acc, scaled(step, nonLast), nRanks_);
+        res.acc.add(last.acc);
         res.exit = std::move(last.exit);
         res.disp = plus(scaled(step, nonLast), last.disp);
         memo_.emplace(std::move(key), res);
@@ -598,7 +579,6 @@ private:
             res.acc.received[c] += deltas[c].size;
             res.acc.activeSteps[c] += 1;
             res.acc.maxTile[c] = tile.size(nRanks_);
-            res.acc.hull[c] = tile;
             res.acc.everActive[c] = 1;
             if (spec_.macStage) res.acc.macs += members;
         }

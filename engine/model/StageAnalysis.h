@@ -47,7 +47,6 @@ struct StageChildResult {
     std::int64_t received = 0;     // words delivered to each such child
     std::int64_t activeSteps = 0;  // temporal steps in which each such child is busy
     std::int64_t maxTile = 0;      // largest tile it holds
-    std::int64_t hullSize = 0;     // words in the box hull of all its tiles
     std::int64_t distinctWords = 0;  // distinct words it ever holds (its partition); 0 = not computed
     bool everActive = false;
 };
