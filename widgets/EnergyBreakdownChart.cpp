@@ -146,7 +146,7 @@ void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
 
     plot_->xAxis->setRange(-0.6, double(numLevels) + 0.6);
     plot_->yAxis->setLabel(tr("Energy (%1)").arg(unit.unit));
-    plot_->yAxis->setRange(0, std::max(tallest_pJ / unit.divisor, 1e-12) * 1.12);
+    plot_->yAxis->setRange(0, (tallest_pJ > 0.0 ? tallest_pJ / unit.divisor : 1.0) * 1.12);
     showLegend(true);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -2,6 +2,7 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -15,9 +16,11 @@ QString count(std::int64_t n)
 QString decimal(double v, int significant)
 {
     if (!std::isfinite(v)) return QStringLiteral("—");
-    if (v != 0.0 && (std::fabs(v) >= 1e9 || std::fabs(v) < 1e-3))
-        return QLocale().toString(v, 'e', significant - 1);
-    return QLocale().toString(v, 'g', significant);
+    const double a = std::fabs(v);
+    if (a == 0.0) return QStringLiteral("0");
+    if (a >= 1e9 || a < 1e-3) return QLocale().toString(v, 'e', significant - 1);
+    const int integerDigits = int(std::floor(std::log10(a))) + 1;
+    return QLocale().toString(v, 'f', std::max(0, significant - integerDigits));
 }
 
 QString percent(double fraction)

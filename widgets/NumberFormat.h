@@ -17,7 +17,7 @@ struct ScaledUnit {
 namespace NumberFormat {
 
 QString count(std::int64_t n);                    // "1,234,567" (locale grouping)
-QString decimal(double v, int significant = 4);   // "3.142", "12350" (no exponent below 1e9)
+QString decimal(double v, int significant = 4);   // "3.142", "12,350"; exponent outside [1e-3, 1e9)
 QString percent(double fraction);                 // 0.875 -> "87.5 %"
 ScaledUnit energyUnitFor(double pJ);              // largest of fJ..J that keeps |value| >= 1
 QString energy(double pJ);                        // "12.35 µJ"

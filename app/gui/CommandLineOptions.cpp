@@ -2,51 +2,60 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 
 namespace nestor::app {
 
-std::optional<CommandLineOptions> CommandLineOptions::parse(const QStringList& arguments, QString* error)
+namespace {
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("CommandLineOptions", text);
+}
+} // namespace
+
+CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QCoreApplication::translate("CommandLineOptions", "Nestor: a workbench for designing DNN accelerators."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("project"),
-                                 QCoreApplication::translate("CommandLineOptions", "Project file (YAML) to open."),
+    parser.setApplicationDescription(tr("Nestor: a workbench for designing DNN accelerators."));
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("project"), tr("Project file (YAML) to open."),
                                  QStringLiteral("[PROJECT.yaml]"));
-    const QCommandLineOption mapping(
-        QStringLiteral("mapping"),
-        QCoreApplication::translate("CommandLineOptions", "Mapping to show (default: the project's job mapping, else the first)."),
-        QStringLiteral("NAME"));
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QCoreApplication::translate("CommandLineOptions",
-                                    "Render the window once the evaluation has finished, save it as PNG and exit."),
-        QStringLiteral("OUT.png"));
+    const QCommandLineOption mapping(QStringLiteral("mapping"),
+                                     tr("Mapping to show (default: the project's job mapping, else the first)."),
+                                     QStringLiteral("NAME"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        tr("Render the window once the evaluation has finished, save it as PNG and exit."),
+                                        QStringLiteral("OUT.png"));
     parser.addOption(mapping);
     parser.addOption(screenshot);
 
-    if (!parser.parse(arguments)) {
-        *error = parser.errorText();
-        return std::nullopt;
-    }
-    if (parser.isSet(QStringLiteral("help"))) parser.showHelp(0);
-    if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
-
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1) {
-        *error = QCoreApplication::translate("CommandLineOptions", "Expected at most one project file, got %1.")
-                     .arg(positional.size());
-        return std::nullopt;
-    }
     CommandLineOptions options;
-    options.projectPath = positional.value(0);
-    options.mapping = parser.value(mapping);
-    options.screenshotPath = parser.value(screenshot);
-    if (!options.mapping.isEmpty() && options.projectPath.isEmpty()) {
-        *error = QCoreApplication::translate("CommandLineOptions", "--mapping needs a project file.");
-        return std::nullopt;
+    const bool parsed = parser.parse(arguments);
+    const QString program = arguments.isEmpty() ? QStringLiteral("nestor") : QFileInfo(arguments.first()).fileName();
+    if (parser.isSet(help) || parser.isSet(QStringLiteral("help-all"))) {
+        options.action = Action::ShowHelp;
+        options.message = parser.helpText().replace(QStringLiteral("<executable_name>"), program);
+        return options;
+    }
+    if (parser.isSet(version)) {
+        options.action = Action::ShowVersion;
+        options.message = QStringLiteral("%1 %2\n").arg(program, QStringLiteral(NESTOR_VERSION));
+        return options;
+    }
+    options.action = Action::UsageError;
+    const QStringList positional = parser.positionalArguments();
+    if (!parsed) {
+        options.message = parser.errorText();
+    } else if (positional.size() > 1) {
+        options.message = tr("Expected at most one project file, got %1.").arg(positional.size());
+    } else if (parser.isSet(mapping) && positional.isEmpty()) {
+        options.message = tr("--mapping needs a project file.");
+    } else {
+        options.action = Action::Run;
+        options.projectPath = positional.value(0);
+        options.mapping = parser.value(mapping);
+        options.screenshotPath = parser.value(screenshot);
     }
     return options;
 }

@@ -3,18 +3,19 @@
 #include <QString>
 #include <QStringList>
 
-#include <optional>
-
 namespace nestor::app {
 
 struct CommandLineOptions {
+    enum class Action { Run, ShowHelp, ShowVersion, UsageError };
+
+    Action action = Action::Run;
+    QString message;         // help text, version line or usage error
     QString projectPath;
     QString mapping;         // empty = the project's default
     QString screenshotPath;  // non-empty: render after the evaluation, save, exit
 
-    // Handles --help and --version itself (prints, exits). On a usage error returns
-    // nullopt and sets *error.
-    static std::optional<CommandLineOptions> parse(const QStringList& arguments, QString* error);
+    // Needs no QCoreApplication, so --help and --version work without a display.
+    static CommandLineOptions parse(const QStringList& arguments);
 };
 
 } // namespace nestor::app

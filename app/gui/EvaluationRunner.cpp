@@ -33,10 +33,8 @@ void EvaluationRunner::start(EvaluationRequest request)
 {
     const quint64 ticket = ++lastTicket_;
     awaited_ = ticket;
-    ++running_;
     auto* watcher = new QFutureWatcher<EvaluationResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket] {
-        --running_;
         watcher->deleteLater();
         if (ticket != awaited_) return;
         awaited_ = 0;

@@ -33,7 +33,6 @@ public:
 
     void start(EvaluationRequest request);
     void discardPending();             // results of requests made so far are dropped
-    bool isBusy() const { return running_ > 0; }
     bool hasPendingResult() const { return awaited_ != 0; }
 
     static EvaluationResult run(const EvaluationRequest& request);  // the task itself
@@ -44,7 +43,6 @@ signals:
 private:
     quint64 lastTicket_ = 0;
     quint64 awaited_ = 0;   // ticket whose result will be delivered; 0 = none
-    int running_ = 0;
 };
 
 } // namespace nestor::app

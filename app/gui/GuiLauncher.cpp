@@ -5,6 +5,8 @@
 #include "ScreenshotController.h"
 
 #include <QApplication>
+#include <QSize>
+#include <QStringList>
 #include <QTextStream>
 
 #include <memory>
@@ -14,34 +16,47 @@ namespace nestor::app {
 namespace {
 constexpr int kUsageError = 1;
 constexpr int kOpenError = 2;
+constexpr QSize kScreenshotSize(1760, 1000);
 } // namespace
 
 int launchGui(int& argc, char** argv)
 {
+    // --help and --version answer before QApplication exists, so they need no display.
+    QStringList rawArguments;
+    for (int i = 0; i < argc; ++i) rawArguments << QString::fromLocal8Bit(argv[i]);
+    const CommandLineOptions early = CommandLineOptions::parse(rawArguments);
+    if (early.action == CommandLineOptions::Action::ShowHelp || early.action == CommandLineOptions::Action::ShowVersion) {
+        QTextStream(stdout) << early.message;
+        return 0;
+    }
+
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Nestor"));
     QApplication::setApplicationName(QStringLiteral("nestor"));
     QApplication::setApplicationDisplayName(QStringLiteral("Nestor"));
     QApplication::setApplicationVersion(QStringLiteral(NESTOR_VERSION));
 
-    QString error;
-    const std::optional<CommandLineOptions> options = CommandLineOptions::parse(QApplication::arguments(), &error);
-    if (!options) {
-        QTextStream(stderr) << "nestor: " << error << "\nTry 'nestor --help'.\n";
+    // Parsed again without the Qt options (-platform, -style ...) that QApplication took.
+    const CommandLineOptions options = CommandLineOptions::parse(QApplication::arguments());
+    if (options.action != CommandLineOptions::Action::Run) {
+        QTextStream(stderr) << "nestor: " << options.message << "\nTry 'nestor --help'.\n";
         return kUsageError;
     }
-    const bool screenshot = !options->screenshotPath.isEmpty();
+    const bool screenshot = !options.screenshotPath.isEmpty();
 
     MainWindow window;
-    if (!screenshot) window.usePersistentSettings();
+    if (screenshot)
+        window.resize(kScreenshotSize);  // the same picture on any screen
+    else
+        window.usePersistentSettings();
     std::unique_ptr<ScreenshotController> shooter;
-    if (screenshot) shooter = std::make_unique<ScreenshotController>(&window, options->screenshotPath);
+    if (screenshot) shooter = std::make_unique<ScreenshotController>(&window, options.screenshotPath);
     window.show();
 
-    if (!options->projectPath.isEmpty()) {
-        bool opened = window.openProject(options->projectPath);
-        if (opened && !options->mapping.isEmpty())
-            opened = window.selectMapping(options->mapping);
+    if (!options.projectPath.isEmpty()) {
+        bool opened = window.openProject(options.projectPath);
+        if (opened && !options.mapping.isEmpty())
+            opened = window.selectMapping(options.mapping);
         else if (opened)
             window.selectDefaultMapping();  // a project without mappings is fine
         if (!opened && screenshot) {

@@ -18,11 +18,13 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
 
+#include <algorithm>
 #include <exception>
 
 namespace nestor::app {
@@ -59,7 +61,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(projectDock_, &ProjectTreeDock::mappingActivated, this, &MainWindow::evaluateMapping);
     connect(runner_, &EvaluationRunner::finished, this, &MainWindow::onEvaluationFinished);
 
-    resize(1600, 1000);
+    // 90 % of the screen, within 1280 x 800 .. 1800 x 1100; saved geometry overrides it.
+    const QSize available = screen() ? screen()->availableSize() : QSize(1600, 1000);
+    resize(std::clamp(available.width() * 9 / 10, 1280, 1800), std::clamp(available.height() * 9 / 10, 800, 1100));
     updateTitle();
     statusLabel_->setText(tr("Open a project (File > Open) to start."));
 }
@@ -79,7 +83,7 @@ void MainWindow::createMenus()
 
     recentMenu_ = new RecentFilesMenu(this);
     file->addMenu(recentMenu_);
-    connect(recentMenu_, &RecentFilesMenu::fileTriggered, this, [this](const QString& path) { openProject(path); });
+    connect(recentMenu_, &RecentFilesMenu::fileTriggered, this, &MainWindow::openAndShowDefault);
 
     reloadAction_ = file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload Project"), this,
                                     [this] { reloadProject(); });
@@ -113,7 +117,12 @@ void MainWindow::openWithDialog()
                                                       tr("Nestor projects (*.yaml *.yml);;All files (*)"));
     if (path.isEmpty()) return;
     if (persistent_) QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
-    openProject(path);
+    openAndShowDefault(path);
+}
+
+void MainWindow::openAndShowDefault(const QString& path)
+{
+    if (openProject(path)) selectDefaultMapping();
 }
 
 bool MainWindow::openProject(const QString& path)

@@ -59,6 +59,7 @@ protected:
 private:
     void createMenus();
     void openWithDialog();
+    void openAndShowDefault(const QString& path);
     void evaluateMapping(const QString& name);
     void onEvaluationFinished(const EvaluationResult& result);
     void reportError(const QString& summary, const QString& details);

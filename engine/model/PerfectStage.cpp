@@ -39,15 +39,37 @@ struct Transform {
         }
         return r;
     }
+    // this applied e times. Each state's trajectory enters a cycle (almost always a fixed
+    // point) within n steps, so follow it and skip whole cycles.
     Transform power(std::int64_t e) const
     {
-        Transform result = identity(n), base = *this;
-        while (e > 0) {
-            if (e & 1) result = result.then(base);
-            base = base.then(base);
-            e >>= 1;
+        Transform r;
+        r.n = n;
+        std::array<std::int64_t, kMaxLoops + 1> seenAt;
+        std::array<std::int64_t, kMaxLoops + 1> costAt;
+        for (int s0 = 0; s0 < n; ++s0) {
+            for (int s = 0; s < n; ++s) seenAt[s] = -1;
+            int s = s0;
+            std::int64_t c = 0, i = 0;
+            while (i < e) {
+                if (seenAt[s] >= 0) {  // cycle: skip as many whole turns as fit
+                    const std::int64_t len = i - seenAt[s], turnCost = c - costAt[s];
+                    const std::int64_t turns = (e - i) / len;
+                    c += turns * turnCost;
+                    i += turns * len;
+                    for (int x = 0; x < n; ++x) seenAt[x] = -1;
+                    if (i >= e) break;
+                }
+                seenAt[s] = i;
+                costAt[s] = c;
+                c += cost[s];
+                s = next[s];
+                ++i;
+            }
+            r.next[s0] = static_cast<std::uint8_t>(s);
+            r.cost[s0] = c;
         }
-        return result;
+        return r;
     }
 };
 
@@ -138,7 +160,8 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         else if (k == kMaxLoops) return false;
         else temporal[k++] = p;
     }
-    std::array<Vec, kMaxLoops> carry{};
+    std::array<Vec, kMaxLoops> carry;
+    for (int j = 0; j < k; ++j) carry[j] = Vec{};
     {
         Vec innerSpan{};
         for (int j = k - 1; j >= 0; --j) {

@@ -3,7 +3,8 @@
 //
 // The project is a 1-D convolution (P=16 outputs, R=3 taps, so 48 MACs) on DRAM -> Buffer
 // -> 4 MACs in a row. Mapping: DRAM `for P in [0:4)`; Buffer `for R in [0:3)`, then
-// `par-for P in [0:4) (X)`. Figures derived by hand:
+// `par-for P in [0:4) (X)`. A second mapping, one-mac, runs all 48 MACs on one PE (48
+// cycles). Figures derived by hand:
 //   - cycles = temporal steps = 4 * 3 = 12, utilization = 48 / (4 * 12) = 100 %;
 //   - Buffer tiles: Weights R = 3, Inputs P + R - 1 = 4 + 3 - 1 = 6, Outputs P = 4;
 //     Buffer capacity use 3 + 6 + 4 = 13 of 64 words;
@@ -17,6 +18,7 @@
 #include "LogDock.h"
 #include "LoopNestView.h"
 #include "MainWindow.h"
+#include "NumberFormat.h"
 #include "ProjectTreeDock.h"
 #include "models/AccessCountModel.h"
 #include "models/LoopNestModel.h"
@@ -25,9 +27,11 @@
 #include <QImage>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 #include <QTreeWidget>
 
 using nestor::app::MainWindow;
@@ -82,6 +86,13 @@ mappings:
         temporal: [[R, 3]]
         spatial_x: [[P, 4]]
         keep: [Weights, Inputs, Outputs]
+  - name: one-mac
+    workload: conv1d
+    levels:
+      - level: DRAM
+        temporal: [[P, 16]]
+      - level: Buffer
+        temporal: [[R, 3]]
 job:
   workload: conv1d
   mapping: tiny-map
@@ -112,6 +123,9 @@ private slots:
     void exportsChartAsPngAndPdf();
     void invalidEvaluationShowsDiagnostics();
     void parsesCommandLine();
+    void onlyTheLatestSelectionIsShown();
+    void persistsGeometryAndRecentFiles();
+    void formatsFigures();
 
 private:
     QString writeFile(const QString& name, const QString& text);
@@ -321,20 +335,79 @@ void TestMainWindow::invalidEvaluationShowsDiagnostics()
 
 void TestMainWindow::parsesCommandLine()
 {
-    QString error;
-    auto o = nestor::app::CommandLineOptions::parse(
-        {QStringLiteral("nestor"), QStringLiteral("p.yaml"), QStringLiteral("--mapping"), QStringLiteral("m1"),
-         QStringLiteral("--screenshot"), QStringLiteral("out.png")},
-        &error);
-    QVERIFY(o);
-    QCOMPARE(o->projectPath, QStringLiteral("p.yaml"));
-    QCOMPARE(o->mapping, QStringLiteral("m1"));
-    QCOMPARE(o->screenshotPath, QStringLiteral("out.png"));
+    using nestor::app::CommandLineOptions;
+    const auto o = CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("p.yaml"), QStringLiteral("--mapping"),
+                                              QStringLiteral("m1"), QStringLiteral("--screenshot"), QStringLiteral("out.png")});
+    QCOMPARE(o.action, CommandLineOptions::Action::Run);
+    QCOMPARE(o.projectPath, QStringLiteral("p.yaml"));
+    QCOMPARE(o.mapping, QStringLiteral("m1"));
+    QCOMPARE(o.screenshotPath, QStringLiteral("out.png"));
 
-    QVERIFY(!nestor::app::CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("--bogus")}, &error));
-    QVERIFY(!error.isEmpty());
-    QVERIFY(!nestor::app::CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("--mapping"), QStringLiteral("m")},
-                                                    &error));
+    const auto bogus = CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("--bogus")});
+    QCOMPARE(bogus.action, CommandLineOptions::Action::UsageError);
+    QVERIFY(bogus.message.contains(QStringLiteral("bogus")));
+    const auto noProject = CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("--mapping"), QStringLiteral("m")});
+    QCOMPARE(noProject.action, CommandLineOptions::Action::UsageError);
+    const auto help = CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("--help")});
+    QCOMPARE(help.action, CommandLineOptions::Action::ShowHelp);
+    QVERIFY(help.message.contains(QStringLiteral("--screenshot")));
+}
+
+void TestMainWindow::onlyTheLatestSelectionIsShown()
+{
+    const QString path = writeFile(QStringLiteral("tiny.yaml"), tinyProject(64));
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(path));
+    QSignalSpy displayed(&w, &MainWindow::evaluationDisplayed);
+    // Both evaluations start before either result can be delivered (that needs the event loop).
+    QVERIFY(w.selectMapping(QStringLiteral("tiny-map")));
+    QVERIFY(w.selectMapping(QStringLiteral("one-mac")));
+    QVERIFY(w.isEvaluating());
+    QVERIFY(displayed.wait(20000));
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();  // deliver whatever the first evaluation reported
+    QCOMPARE(displayed.size(), 1);
+    QCOMPARE(displayed.first().first().toString(), QStringLiteral("one-mac"));
+    QCOMPARE(w.evaluationPanel()->summaryView()->metricText(EvaluationSummaryView::Metric::Cycles), QStringLiteral("48"));
+    const LoopNestModel* nest = w.evaluationPanel()->loopNestView()->loopNestModel();
+    QCOMPARE(nestText(nest, 0, nest->index(0, 0)), QStringLiteral("for P in [0:16)"));
+}
+
+void TestMainWindow::persistsGeometryAndRecentFiles()
+{
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+    const QString path = writeFile(QStringLiteral("tiny.yaml"), tinyProject(64));
+    {
+        MainWindow w;
+        w.usePersistentSettings();
+        w.show();
+        w.resize(1300, 820);
+        QVERIFY(w.openProject(path));
+        w.close();
+    }
+    MainWindow again;
+    again.usePersistentSettings();
+    QCOMPARE(again.size(), QSize(1300, 820));
+    QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(path).absoluteFilePath());
+}
+
+void TestMainWindow::formatsFigures()
+{
+    namespace fmt = nestor::widgets::NumberFormat;
+    const QLocale previous;
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    QCOMPARE(fmt::count(924844032), QStringLiteral("924,844,032"));
+    QCOMPARE(fmt::energy(6.719e9), QStringLiteral("6.719 mJ"));
+    QCOMPARE(fmt::energy(291.3), QStringLiteral("291.3 pJ"));
+    QCOMPARE(fmt::energy(0.0), QStringLiteral("0 pJ"));
+    QCOMPARE(fmt::area(45678.0), QStringLiteral("45,678 µm²"));
+    QCOMPARE(fmt::area(1.389e6), QStringLiteral("1.389 mm²"));
+    QCOMPARE(fmt::percent(1.0), QStringLiteral("100.0 %"));
+    QCOMPARE(fmt::decimal(7.0), QStringLiteral("7.000"));
+    QCOMPARE(fmt::decimal(2.5e-5).toLower(), QStringLiteral("2.500e-05"));
+    QLocale::setDefault(previous);
 }
 
 QTEST_MAIN(TestMainWindow)
