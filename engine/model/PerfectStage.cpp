@@ -160,6 +160,24 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         else if (k == kMaxLoops) return false;
         else temporal[k++] = p;
     }
+    const std::int64_t groups = distinctOffsets(spec, leafPos, boundary, nRanks);
+    std::size_t spatialAbove = 0;
+    for (int p = 0; p < leafPos; ++p) spatialAbove += nest.loops[p].spatial() ? 1 : 0;
+    if (spec.ratioOnly && !spec.linkStage) {
+        // A bypassing level only passes its multicast ratio on (children per distinct delta).
+        clearStageResult(out);
+        out.complete = false;
+        out.parentAccesses = groups;
+        out.weighted = children;
+        out.instances.push_back({Signature(spatialAbove), instances, groups, children});
+        StageChildResult c;
+        c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos));
+        c.count = instances * children;
+        c.perParent = children;
+        out.children.push_back(c);
+        return true;
+    }
+
     std::array<Vec, kMaxLoops> carry;
     for (int j = 0; j < k; ++j) carry[j] = Vec{};
     {
@@ -200,24 +218,6 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         for (const Vec& d : displacements) {
             if (isCarry(d) || isCarry(negate(d, nRanks))) return false;
         }
-    }
-
-    const std::int64_t groups = distinctOffsets(spec, leafPos, boundary, nRanks);
-    std::size_t spatialAbove = 0;
-    for (int p = 0; p < leafPos; ++p) spatialAbove += nest.loops[p].spatial() ? 1 : 0;
-    if (spec.ratioOnly) {
-        // A bypassing level only passes its multicast ratio on (children per distinct delta).
-        clearStageResult(out);
-        out.complete = false;
-        out.parentAccesses = groups;
-        out.weighted = children;
-        out.instances.push_back({Signature(spatialAbove), instances, groups, children});
-        StageChildResult c;
-        c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos));
-        c.count = instances * children;
-        c.perParent = children;
-        out.children.push_back(c);
-        return true;
     }
 
     // Tile of one child.

@@ -1052,7 +1052,7 @@ def main():
         ("alexnet", alexnet, "AlexNet (Krizhevsky et al. 2012; grouped conv2/4/5, 227 x 227 input)"),
         ("vgg16", vgg16, "VGG-16 (224 x 224); identical layers use repeat counts"),
         ("mobilenet", mobilenet, "MobileNet v1 (224 x 224, width 1.0): depthwise + pointwise pairs"),
-        ("resnet50", resnet50, "ResNet-50 (torchvision v1.5 layout, 224 x 224); repeated bottlenecks use repeat counts"),
+        ("resnet50", resnet50, "ResNet-50 (torchvision v1.5 layout, 224 x 224); the identical blocks of a stage share workloads"),
         ("resnet18-thistle", resnet18_thistle,
          "ResNet-18 conv layers exactly as in Table II of the Thistle paper (CGO'22); P = Q = H / stride.\n"
          "Note: the table marks layer 8 (1x1, 128 -> 256, H 28) without '*', so it has stride 1 here."),
