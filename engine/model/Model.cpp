@@ -159,8 +159,11 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
         return 0;
     };
 
-    std::vector<std::vector<SigValue>> reads(static_cast<std::size_t>(L));
-    std::vector<const StageResult*> peerStage(static_cast<std::size_t>(L), nullptr);
+    thread_local std::vector<std::vector<SigValue>> reads;
+    thread_local std::vector<const StageResult*> peerStage;
+    reads.resize(static_cast<std::size_t>(L));
+    for (auto& r : reads) r.clear();
+    peerStage.assign(static_cast<std::size_t>(L), nullptr);
     for (std::size_t ai = 0; ai < keepers.size(); ++ai) {
         const int K = keepers[ai];
         const int C = ai + 1 < keepers.size() ? keepers[ai + 1] : L;  // L = the MACs
@@ -206,7 +209,7 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
             hist.add(r.count - covered, r.value);
         }
     }
-    counts[keepers.front()][t].fills = {};  // the backing store is never filled
+    counts[keepers.front()][t].fills.entries.clear();  // the backing store is never filled
     for (int k : keepers) {
         auto& ts = ev.levels[k].tensors[t];
         const auto& c = counts[k][t];
@@ -263,7 +266,17 @@ Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, 
 
     const model::NestLayout nest = model::buildNestLayout(w, m);
     Stages stages(w, a, m, nest, opt);
-    std::vector<std::vector<TensorCounts>> counts(a.levels.size(), std::vector<TensorCounts>(w.tensors.size()));
+    // Per-thread scratch, cleared but not freed between evaluations.
+    thread_local std::vector<std::vector<TensorCounts>> counts;
+    counts.resize(a.levels.size());
+    for (auto& level : counts) {
+        level.resize(w.tensors.size());
+        for (auto& c : level) {
+            c.reads.entries.clear();
+            c.fills.entries.clear();
+            c.updates.entries.clear();
+        }
+    }
     for (int t = 0; t < w.numTensors(); ++t) fillTensorCounts(w, a, m, opt, stages, t, ev, counts);
 
     const StageResult& macStage = stages.get(a.numLevels() - 1, 0);
