@@ -299,15 +299,28 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     // temporal loops above (spatial loops above are fixed for one child).
     std::int64_t distinct = 0;
     if (spec.needDistinct) {
-        thread_local std::vector<Intervals> positions;
-        positions.assign(static_cast<std::size_t>(w.numDims()), Intervals{});
-        for (int d = 0; d < w.numDims(); ++d) positions[d] = {{0, extDim[d]}};
-        for (int j = k - 1; j >= 0; --j) {
-            const NestLoop& l = nest.loops[temporal[j]];
-            positions[l.dim] = replicate(positions[l.dim], l.stride, l.bound);
-        }
+        // Positions of different temporal loops never coincide (mixed-radix digits), so a rank of
+        // one dimension covers extent x trips; ranks mixing dimensions need the Minkowski sum.
+        std::array<std::int64_t, 32> covered;
+        for (int d = 0; d < w.numDims(); ++d) covered[d] = extDim[d];
+        for (int j = 0; j < k; ++j) covered[nest.loops[temporal[j]].dim] *= nest.loops[temporal[j]].bound;
         distinct = 1;
-        for (int r = 0; r < nRanks; ++r) distinct *= countRankValues(ranks[r], positions);
+        for (int r = 0; r < nRanks; ++r) {
+            if (ranks[r].size() == 1) {
+                distinct *= covered[ranks[r][0].dim];
+                continue;
+            }
+            std::vector<Intervals> positions(static_cast<std::size_t>(w.numDims()));
+            for (const auto& term : ranks[r]) {
+                Intervals iv{{0, extDim[term.dim]}};
+                for (int j = k - 1; j >= 0; --j) {
+                    const NestLoop& l = nest.loops[temporal[j]];
+                    if (l.dim == term.dim) iv = replicate(iv, l.stride, l.bound);
+                }
+                positions[term.dim] = std::move(iv);
+            }
+            distinct *= countRankValues(ranks[r], positions);
+        }
     }
 
     clearStageResult(out);
