@@ -102,10 +102,6 @@ std::size_t hashState(const State& s, int n)
     return h;
 }
 
-struct StateHash {
-    int n;
-    std::size_t operator()(const State& s) const { return hashState(s, n); }
-};
 
 void shiftState(State& s, const Vec& by, int n)
 {
@@ -389,7 +385,6 @@ private:
     {
         if (p == leafPos_) return leaf(flags, active, st);
         const NestLoop& l = nest_.loops[p];
-        const bool imp = nest_.dimImperfect(l.dim);
         const std::uint32_t bit = 1u << l.dim;
         if (l.spatial()) {
             const Cat cat = instCats_[p];
@@ -397,6 +392,77 @@ private:
             const CatEffect e = effectOf(cat, (flags & bit) != 0);
             return runFrom(p + 1, e.last ? flags : (flags & ~bit), active && e.active, st);
         }
+        if (!active) {
+            // Nothing moves below an idle instance; only the base advances.
+            const Vec disp = structuralDisp(p, flags);
+            RunResult idle{Acc(classes_.size()), st, disp};
+            shiftState(idle.exit, negate(disp), nRanks_);
+            return idle;
+        }
+        // Children that cannot be busy anywhere in this sub-run only drift with the base: keep
+        // their tile memory out of the memo key (else every drift position is a new key).
+        const std::uint64_t busyMask = possiblyBusyClasses(p, flags);
+        State masked = st;
+        for (std::size_t c = 0; c < masked.size(); ++c)
+            if (!((busyMask >> c) & 1u)) {
+                masked[c].hasPrev = false;
+                masked[c].hasTrans = false;
+            }
+        RunResult res = runMemoized(p, flags, masked);
+        for (std::size_t c = 0; c < res.exit.size(); ++c)
+            if (!((busyMask >> c) & 1u)) {
+                res.exit[c].hasPrev = st[c].hasPrev;
+                res.exit[c].hasTrans = st[c].hasTrans;
+                res.exit[c].trans = st[c].trans;
+                res.exit[c].prev = shifted(st[c].prev, negate(res.disp), nRanks_);
+            }
+        return res;
+    }
+
+    // Net move of the base over a sub-run (depends on the loops and their contexts only).
+    Vec structuralDisp(int p, std::uint32_t flags) const
+    {
+        Vec disp{};
+        for (int q = p; q < leafPos_; ++q) {
+            const NestLoop& l = nest_.loops[q];
+            const std::uint32_t bit = 1u << l.dim;
+            if (l.spatial()) {
+                const Cat cat = instCats_[q];
+                if (cat != Cat::Any && !effectOf(cat, (flags & bit) != 0).last) flags &= ~bit;
+                continue;
+            }
+            const std::int64_t trips = (nest_.dimImperfect(l.dim) && (flags & bit)) ? l.residual : l.bound;
+            disp = plus(disp, scaled(stepVec_[q], trips - 1));
+        }
+        return disp;
+    }
+
+    // Child classes that may be busy somewhere in the sub-run from loop p under `flags`
+    // (conservative: a residual context may end wherever a loop of its dimension lies below).
+    std::uint64_t possiblyBusyClasses(int p, std::uint32_t flags) const
+    {
+        std::uint32_t canLeaveResidual = ~flags;
+        for (int q = p; q < leafPos_; ++q) canLeaveResidual |= 1u << nest_.loops[q].dim;
+        std::uint64_t mask = 0;
+        for (std::size_t c = 0; c < classes_.size(); ++c) {
+            bool possible = true;
+            for (std::size_t k = 0; k < childLoops_.size() && possible; ++k) {
+                const Cat cat = classes_[c].cats[k];
+                if (cat == Cat::Between || cat == Cat::AtBound)
+                    possible = (canLeaveResidual >> nest_.loops[childLoops_[k]].dim) & 1u;
+            }
+            if (possible || c >= 64) mask |= c < 64 ? (std::uint64_t{1} << c) : 0;
+        }
+        if (classes_.size() > 64) mask = ~std::uint64_t{0};
+        return mask;
+    }
+
+    RunResult runMemoized(int p, std::uint32_t flags, const State& st)
+    {
+        const NestLoop& l = nest_.loops[p];
+        const bool imp = nest_.dimImperfect(l.dim);
+        const std::uint32_t bit = 1u << l.dim;
+        const bool active = true;  // idle instances never get here
         Key key{p, flags, active, st};
         if (auto it = memo_.find(key); it != memo_.end()) return it->second;
 
@@ -406,14 +472,17 @@ private:
         const Vec& step = stepVec_[p];
         RunResult res{Acc(classes_.size()), {}, {}};
         State cur = st;
-        std::unordered_map<State, std::pair<std::int64_t, Acc>, StateHash> seen(8, StateHash{nRanks_});
+        // States at the start of each iteration; reuse states settle within a few iterations,
+        // so a short list searched linearly finds the cycle.
+        std::vector<std::pair<std::int64_t, std::pair<State, Acc>>> seen;
         bool detect = nonLast > 2;
         std::int64_t a = 0;
         while (a < nonLast) {
             if (detect) {
-                auto it = seen.find(cur);
+                auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& e) { return e.second.first == cur; });
+                if (it == seen.end() && seen.size() >= 16) detect = false;  // no cycle soon: walk on
                 if (it != seen.end()) {
-                    const std::int64_t cycle = a - it->second.first;
+                    const std::int64_t cycle = a - it->first;
                     Acc perCycle = res.acc;
                     perCycle.subtractSums(it->second.second);
                     const std::int64_t m = (nonLast - a) / cycle;
@@ -424,7 +493,7 @@ private:
                     detect = false;
                     continue;
                 }
-                seen.emplace(cur, std::make_pair(a, res.acc));
+                if (detect) seen.push_back({a, {cur, res.acc}});
             }
             RunResult sub = runFrom(p + 1, innerFlags, active, cur);
             res.acc.add(sub.acc);

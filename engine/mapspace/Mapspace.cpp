@@ -1,0 +1,407 @@
+#include "mapspace/Mapspace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace nestor {
+
+namespace {
+
+constexpr std::int64_t kMaxTupleSpace = std::int64_t(1) << 20;
+constexpr long double kTableMemoryBudgetBytes = 128.0L * 1024 * 1024;
+
+std::uint64_t factorial(int k)
+{
+    std::uint64_t f = 1;
+    for (int i = 2; i <= k; ++i) {
+        if (f > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(i))
+            return std::numeric_limits<std::uint64_t>::max();
+        f *= static_cast<std::uint64_t>(i);
+    }
+    return f;
+}
+
+bool holds(FactorConstraint::Op op, std::int64_t have, std::int64_t v)
+{
+    return op == FactorConstraint::Op::Eq ? have == v : op == FactorConstraint::Op::Le ? have <= v : have >= v;
+}
+
+} // namespace
+
+Mapspace::Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstraints c, MapspaceOptions opt)
+    : w_(std::move(w)), a_(std::move(a)), kind_(kind), c_(std::move(c)), opt_(opt)
+{
+    Diagnostics d = w_.validate();
+    for (auto& x : a_.validate()) d.push_back(x);
+    for (auto& x : c_.validate(w_, a_)) d.push_back(x);
+    if (!d.empty()) throw NestorError(d);
+    buildSlots();
+    dims_.resize(w_.numDims());
+    for (int dim = 0; dim < w_.numDims(); ++dim) buildDimension(dim);
+    buildCoupling();
+    if (total_ <= 0.0L) throw NestorError("mapspace", "the constraints leave no factorization of the workload");
+
+    const int L = a_.numLevels(), T = w_.numTensors();
+    fixedKeep_.assign(L, std::vector<int>(T, -1));
+    for (int l = 0; l < L; ++l)
+        for (int t = 0; t < T; ++t) {
+            if (l == 0) fixedKeep_[l][t] = 1;
+            else if (a_.levels[l].isSpatialOnly()) fixedKeep_[l][t] = 0;
+        }
+    for (const auto& k : c_.keeps) {
+        const int l = a_.levelIndex(k.level);
+        if (l > 0) fixedKeep_[l][w_.tensorIndex(k.tensor)] = k.keep ? 1 : 0;
+    }
+    for (int l = 0; l < L; ++l)
+        for (int t = 0; t < T; ++t)
+            if (fixedKeep_[l][t] < 0) freeKeeps_.emplace_back(l, t);
+    if (freeKeeps_.size() > 62) throw NestorError("mapspace", "too many free keep/bypass choices (at most 62)");
+}
+
+void Mapspace::buildSlots()
+{
+    const int nd = w_.numDims();
+    for (int l = 0; l < a_.numLevels(); ++l) {
+        if (!a_.levels[l].isSpatialOnly())
+            slots_.push_back({l, MapspaceSlot::Kind::Temporal, 1, allowsTemporalRemainders(kind_)});
+        if (a_.fanoutY(l) > 1)
+            slots_.push_back({l, MapspaceSlot::Kind::SpatialY, a_.fanoutY(l), allowsSpatialRemainders(kind_)});
+        if (a_.fanoutX(l) > 1)
+            slots_.push_back({l, MapspaceSlot::Kind::SpatialX, a_.fanoutX(l), allowsSpatialRemainders(kind_)});
+    }
+    lo_.assign(slots_.size(), std::vector<std::int64_t>(nd, 1));
+    hi_.assign(slots_.size(), std::vector<std::int64_t>(nd, 1));
+    fixedOrder_.assign(slots_.size(), {});
+    for (int s = 0; s < numSlots(); ++s) {
+        const MapspaceSlot& sl = slots_[s];
+        if (sl.kind != MapspaceSlot::Kind::Temporal) spatialSlots_.push_back(s);
+        for (int dim = 0; dim < nd; ++dim)
+            hi_[s][dim] = sl.kind == MapspaceSlot::Kind::Temporal ? w_.bounds[dim] : std::min(sl.fanout, w_.bounds[dim]);
+    }
+    auto temporalSlot = [&](int level) {
+        for (int s = 0; s < numSlots(); ++s)
+            if (slots_[s].level == level && slots_[s].kind == MapspaceSlot::Kind::Temporal) return s;
+        return -1;
+    };
+    for (const auto& f : c_.factors) {
+        if (f.spatial) continue;  // applied to spatial tuples
+        const int l = a_.levelIndex(f.level), dim = w_.dimIndex(f.dim), s = temporalSlot(l);
+        if (s < 0) {
+            if (!holds(f.op, 1, f.value))
+                throw NestorError("constraints.factors", "level " + f.level + " has no temporal loops");
+            continue;
+        }
+        if (f.op != FactorConstraint::Op::Ge) hi_[s][dim] = std::min(hi_[s][dim], f.value);
+        if (f.op != FactorConstraint::Op::Le) lo_[s][dim] = std::max(lo_[s][dim], f.value);
+    }
+    for (const auto& sa : c_.spatialAxes) {
+        const int l = a_.levelIndex(sa.level);
+        for (int s = 0; s < numSlots(); ++s) {
+            if (slots_[s].level != l || slots_[s].kind == MapspaceSlot::Kind::Temporal) continue;
+            const auto& names = slots_[s].kind == MapspaceSlot::Kind::SpatialX ? sa.x : sa.y;
+            for (int dim = 0; dim < nd; ++dim)
+                if (std::find(names.begin(), names.end(), w_.dimNames[dim]) == names.end()) hi_[s][dim] = 1;
+        }
+    }
+    for (const auto& p : c_.permutations) {
+        const int s = temporalSlot(a_.levelIndex(p.level));
+        if (s < 0) continue;
+        for (const auto& n : p.innermostFirst) {
+            const int dim = w_.dimIndex(n);
+            if (std::find(fixedOrder_[s].begin(), fixedOrder_[s].end(), dim) == fixedOrder_[s].end())
+                fixedOrder_[s].push_back(dim);
+        }
+    }
+}
+
+void Mapspace::buildDimension(int dim)
+{
+    DimSpace& ds = dims_[dim];
+    const std::int64_t D = w_.bounds[dim];
+    std::vector<FactorSlotSpec> specs(slots_.size());
+    std::vector<std::int64_t> spatialHi;
+    for (int s = 0; s < numSlots(); ++s) {
+        specs[s].imperfect = slots_[s].imperfect;
+        specs[s].lo = lo_[s][dim];
+        specs[s].hi = hi_[s][dim];
+        if (slots_[s].kind != MapspaceSlot::Kind::Temporal) {
+            specs[s].spatialIndex = static_cast<int>(spatialHi.size());
+            spatialHi.push_back(hi_[s][dim]);
+        }
+    }
+    ds.factorizer = DimensionFactorizer(D, specs);
+    // every spatial tuple within the per-slot ranges and the per-level spatial constraints
+    std::vector<std::int64_t> u(spatialHi.size(), 1);
+    static long double memoryUsed;  // per construction: reset in buildCoupling via dims_ sizes
+    (void)memoryUsed;
+    for (;;) {
+        bool ok = true;
+        for (const auto& f : c_.factors) {
+            if (!f.spatial || w_.dimIndex(f.dim) != dim) continue;
+            const int l = a_.levelIndex(f.level);
+            std::int64_t prod = 1;
+            for (std::size_t j = 0; j < spatialSlots_.size(); ++j)
+                if (slots_[spatialSlots_[j]].level == l) prod *= u[j];
+            ok = ok && holds(f.op, prod, f.value);
+        }
+        if (ok) {
+            DimensionFactorizer::Table t = ds.factorizer.table(u);
+            const long double n = t.count();
+            if (n > 0.0L) {
+                ds.tuples.push_back(u);
+                ds.counts.push_back(n);
+                ds.tables.push_back(std::move(t));
+            }
+        }
+        std::size_t j = 0;
+        for (; j < u.size(); ++j) {
+            if (++u[j] <= spatialHi[j]) break;
+            u[j] = 1;
+        }
+        if (j == u.size()) break;
+    }
+    long double bytes = 0;
+    for (const auto& d : dims_)
+        bytes += static_cast<long double>(d.tables.size()) * (slots_.size() + 1) * 16.0L *
+                 static_cast<long double>(d.factorizer.size() + 1);
+    if (bytes > kTableMemoryBudgetBytes) ds.tables.clear();  // recomputed on demand
+}
+
+void Mapspace::buildCoupling()
+{
+    std::int64_t space = 1;
+    strides_.clear();
+    for (int s : spatialSlots_) {
+        strides_.push_back(space);
+        space *= slots_[s].fanout;
+        if (space > kMaxTupleSpace) throw NestorError("mapspace", "too many spatial fanout combinations");
+    }
+    const int nd = w_.numDims();
+    const std::size_t J = spatialSlots_.size();
+    std::vector<std::vector<std::int64_t>> tv(space, std::vector<std::int64_t>(J, 1));
+    for (std::int64_t t = 0; t < space; ++t)
+        for (std::size_t j = 0; j < J; ++j)
+            tv[t][j] = 1 + (t / strides_[j]) % slots_[spatialSlots_[j]].fanout;
+    H_.assign(nd + 1, std::vector<long double>(space, 0.0L));
+    std::fill(H_[nd].begin(), H_[nd].end(), 1.0L);
+    for (int d = nd - 1; d >= 0; --d) {
+        const DimSpace& ds = dims_[d];
+        for (std::int64_t t = 0; t < space; ++t) {
+            long double sum = 0.0L;
+            for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
+                if (!fits(tv[t], ds.tuples[k])) continue;
+                std::int64_t idx = 0;
+                for (std::size_t j = 0; j < J; ++j) idx += (tv[t][j] * ds.tuples[k][j] - 1) * strides_[j];
+                sum += ds.counts[k] * H_[d + 1][idx];
+            }
+            H_[d][t] = sum;
+        }
+    }
+    total_ = H_[0][0];
+}
+
+bool Mapspace::fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const
+{
+    for (std::size_t j = 0; j < u.size(); ++j)
+        if (t[j] * u[j] > slots_[spatialSlots_[j]].fanout) return false;
+    return true;
+}
+
+int Mapspace::tupleIndex(const std::vector<std::int64_t>& t) const
+{
+    std::int64_t idx = 0;
+    for (std::size_t j = 0; j < t.size(); ++j) idx += (t[j] - 1) * strides_[j];
+    return static_cast<int>(idx);
+}
+
+void Mapspace::decodeDimension(int d, int k, long double x, MapspacePoint& p) const
+{
+    const DimSpace& ds = dims_[d];
+    x = std::clamp(std::floor(x), 0.0L, ds.counts[k] - 1.0L);
+    if (!ds.tables.empty()) {
+        ds.factorizer.decode(ds.tables[k], ds.tuples[k], x, &p.factors[d], w_.numDims());
+    } else {
+        const DimensionFactorizer::Table t = ds.factorizer.table(ds.tuples[k]);
+        ds.factorizer.decode(t, ds.tuples[k], x, &p.factors[d], w_.numDims());
+    }
+}
+
+void Mapspace::factorizationAt(long double x, MapspacePoint& p) const
+{
+    const int nd = w_.numDims();
+    p.factors.assign(static_cast<std::size_t>(numSlots()) * nd, LoopFactor{});
+    p.orders.assign(slots_.size(), 0);
+    std::vector<std::int64_t> t(spatialSlots_.size(), 1), next;
+    x = std::clamp(std::floor(x), 0.0L, total_ - 1.0L);
+    for (int d = 0; d < nd; ++d) {
+        const DimSpace& ds = dims_[d];
+        int pick = -1;
+        long double pickH = 1, pickW = 0;
+        for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
+            if (!fits(t, ds.tuples[k])) continue;
+            next = t;
+            for (std::size_t j = 0; j < t.size(); ++j) next[j] *= ds.tuples[k][j];
+            const long double h = H_[d + 1][tupleIndex(next)];
+            const long double wgt = ds.counts[k] * h;
+            if (wgt <= 0.0L) continue;
+            pick = static_cast<int>(k), pickH = h, pickW = wgt;
+            if (x < wgt) break;
+            x -= wgt;
+        }
+        if (pick < 0) return;  // unreachable: total_ > 0
+        x = std::min(x, pickW - 1.0L);
+        const long double inner = std::floor(x / pickH);
+        x -= inner * pickH;
+        decodeDimension(d, pick, inner, p);
+        for (std::size_t j = 0; j < t.size(); ++j) t[j] *= ds.tuples[pick][j];
+    }
+}
+
+void Mapspace::randomFactorization(std::mt19937_64& rng, MapspacePoint& p) const
+{
+    factorizationAt(uniformIndex(rng, total_), p);
+}
+
+void Mapspace::resampleDimension(int d, std::mt19937_64& rng, MapspacePoint& p) const
+{
+    const int nd = w_.numDims();
+    std::vector<std::int64_t> t(spatialSlots_.size(), 1);
+    for (std::size_t j = 0; j < t.size(); ++j)
+        for (int o = 0; o < nd; ++o)
+            if (o != d) t[j] *= p.factors[static_cast<std::size_t>(spatialSlots_[j]) * nd + o].bound;
+    const DimSpace& ds = dims_[d];
+    long double sum = 0;
+    for (std::size_t k = 0; k < ds.tuples.size(); ++k)
+        if (fits(t, ds.tuples[k])) sum += ds.counts[k];
+    if (sum <= 0.0L) return;
+    long double x = uniformIndex(rng, sum);
+    for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
+        if (!fits(t, ds.tuples[k])) continue;
+        if (x < ds.counts[k]) {
+            decodeDimension(d, static_cast<int>(k), x, p);
+            return;
+        }
+        x -= ds.counts[k];
+    }
+}
+
+std::vector<int> Mapspace::slotLoops(const MapspacePoint& p, int s, std::vector<int>& fixed) const
+{
+    const int nd = w_.numDims();
+    const bool all = !opt_.pruneUnitLoops && slots_[s].kind == MapspaceSlot::Kind::Temporal;
+    auto present = [&](int dim) { return all || p.factors[static_cast<std::size_t>(s) * nd + dim].bound > 1; };
+    fixed.clear();
+    for (int dim : fixedOrder_[s])
+        if (present(dim)) fixed.push_back(dim);
+    std::vector<int> free;
+    for (int dim = 0; dim < nd; ++dim)
+        if (present(dim) && std::find(fixed.begin(), fixed.end(), dim) == fixed.end()) free.push_back(dim);
+    return free;
+}
+
+std::uint64_t Mapspace::orderCount(const MapspacePoint& p, int slot) const
+{
+    std::vector<int> fixed;
+    return factorial(static_cast<int>(slotLoops(p, slot, fixed).size()));
+}
+
+void Mapspace::randomOrders(std::mt19937_64& rng, MapspacePoint& p) const
+{
+    p.orders.resize(slots_.size());
+    for (int s = 0; s < numSlots(); ++s) {
+        const std::uint64_t n = orderCount(p, s);
+        p.orders[s] = n <= 1 ? 0 : std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng);
+    }
+}
+
+void Mapspace::randomKeeps(std::mt19937_64& rng, MapspacePoint& p) const
+{
+    p.keepBits = freeKeeps_.empty() ? 0 : std::uniform_int_distribution<std::uint64_t>(0, keepCount() - 1)(rng);
+}
+
+MapspacePoint Mapspace::randomPoint(std::mt19937_64& rng) const
+{
+    MapspacePoint p;
+    randomFactorization(rng, p);
+    randomOrders(rng, p);
+    randomKeeps(rng, p);
+    return p;
+}
+
+Mapping Mapspace::toMapping(const MapspacePoint& p, const std::string& name) const
+{
+    const int nd = w_.numDims();
+    Mapping m;
+    m.name = name;
+    m.levels.resize(a_.numLevels());
+    std::vector<int> fixed;
+    for (int s = 0; s < numSlots(); ++s) {
+        std::vector<int> free = slotLoops(p, s, fixed);
+        std::uint64_t idx = s < static_cast<int>(p.orders.size()) ? p.orders[s] : 0;
+        std::vector<int> order;  // outermost first
+        for (int k = static_cast<int>(free.size()); k > 0; --k) {
+            const std::uint64_t f = factorial(k - 1);
+            const std::size_t pick = static_cast<std::size_t>(std::min<std::uint64_t>(idx / f, k - 1));
+            idx %= f;
+            order.push_back(free[pick]);
+            free.erase(free.begin() + static_cast<std::ptrdiff_t>(pick));
+        }
+        for (auto it = fixed.rbegin(); it != fixed.rend(); ++it) order.push_back(*it);
+        LevelMapping& lm = m.levels[slots_[s].level];
+        std::vector<Loop>& dst = slots_[s].kind == MapspaceSlot::Kind::Temporal ? lm.temporal
+                                 : slots_[s].kind == MapspaceSlot::Kind::SpatialY ? lm.spatialY
+                                                                                  : lm.spatialX;
+        for (int dim : order) {
+            const LoopFactor& f = p.factors[static_cast<std::size_t>(s) * nd + dim];
+            dst.push_back(makeLoop(dim, f.bound, f.residual));
+        }
+    }
+    for (int l = 0; l < a_.numLevels(); ++l) {
+        m.levels[l].keep.assign(w_.numTensors(), true);
+        for (int t = 0; t < w_.numTensors(); ++t)
+            if (fixedKeep_[l][t] >= 0) m.levels[l].keep[t] = fixedKeep_[l][t] == 1;
+    }
+    for (std::size_t i = 0; i < freeKeeps_.size(); ++i)
+        m.levels[freeKeeps_[i].first].keep[freeKeeps_[i].second] = ((p.keepBits >> i) & 1u) == 0;
+    return m;
+}
+
+MapspaceSize Mapspace::size() const
+{
+    MapspaceSize z;
+    z.factorizations = total_;
+    z.factorizationsExact = factorizationCountExact();
+    z.keepChoices = static_cast<long double>(keepCount());
+    if (z.factorizationsExact && total_ <= opt_.exactOrderEnumerationLimit) {
+        MapspacePoint p;
+        long double sum = 0;
+        for (long double i = 0; i < total_; i += 1.0L) {
+            factorizationAt(i, p);
+            long double prod = 1;
+            for (int s = 0; s < numSlots(); ++s) prod *= static_cast<long double>(orderCount(p, s));
+            sum += prod;
+        }
+        z.orders = sum;
+        z.ordersExact = true;
+    } else {
+        long double bound = total_;
+        const int nd = w_.numDims();
+        for (int s = 0; s < numSlots(); ++s) {
+            int k = 0;
+            const bool all = !opt_.pruneUnitLoops && slots_[s].kind == MapspaceSlot::Kind::Temporal;
+            for (int dim = 0; dim < nd; ++dim)
+                if ((all || hi_[s][dim] > 1) &&
+                    std::find(fixedOrder_[s].begin(), fixedOrder_[s].end(), dim) == fixedOrder_[s].end())
+                    ++k;
+            bound *= static_cast<long double>(factorial(k));
+        }
+        z.orders = bound;
+        z.ordersExact = false;
+    }
+    z.total = z.orders * z.keepChoices;
+    z.exact = z.factorizationsExact && z.ordersExact && z.total < 1.8e19L;
+    return z;
+}
+
+} // namespace nestor

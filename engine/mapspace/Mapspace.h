@@ -1,0 +1,129 @@
+#pragma once
+// A mapspace over (workload, architecture, constraints): loop factors (perfect or with Ruby
+// remainders), loop orders per slot and keep/bypass choices. Nothing is materialized: counts
+// come from per-dimension dynamic programs coupled through the spatial fanouts, so a space of
+// 1e12 points or more is ready at once; points are decoded from an index or sampled.
+//
+// Loop slots, outermost first: per storage level its temporal loops (none for a spatial-only
+// level, size 0), then spatial Y (when fanoutY > 1), then spatial X (when fanoutX > 1).
+// Each slot holds at most one loop per dimension, as in Timeloop.
+//
+// Pruning: loops of bound 1 are not emitted, so a slot with k non-unit loops has k! orders
+// (a unit loop cannot change any count). Fixed permutation prefixes take the innermost places.
+// `pruneUnitLoops = false` keeps every dimension in every temporal slot (numDims! orders) and
+// exists to test that the pruning changes nothing.
+//
+// Backing store (level 0) keeps every tensor; spatial-only levels keep nothing; other
+// (level, tensor) pairs are free unless a constraint fixes them.
+#include "arch/Architecture.h"
+#include "mapping/Mapping.h"
+#include "mapspace/DimensionFactorizer.h"
+#include "mapspace/MapspaceConstraints.h"
+#include "mapspace/MapspaceKind.h"
+#include "model/Evaluation.h"
+#include "workload/Workload.h"
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace nestor {
+
+struct MapspaceSlot {
+    enum class Kind { Temporal, SpatialY, SpatialX };
+    int level = 0;
+    Kind kind = Kind::Temporal;
+    std::int64_t fanout = 1;       // spatial slots
+    bool imperfect = false;        // remainders allowed
+};
+
+struct MapspacePoint {
+    std::vector<LoopFactor> factors;     // [slot * numDims + dim]
+    std::vector<std::uint64_t> orders;   // per slot: index of the order of its free loops, < k!
+    std::uint64_t keepBits = 0;          // one bit per free (level, tensor) keep choice
+};
+
+struct MapspaceSize {
+    long double factorizations = 0;  // loop-factor assignments
+    bool factorizationsExact = true;
+    long double orders = 0;          // sum over factorizations of the loop orders (or a bound)
+    bool ordersExact = true;
+    long double keepChoices = 1;
+    long double total = 0;           // orders x keepChoices
+    bool exact = true;               // false: total is an upper bound (or beyond 2^64)
+};
+
+struct MapspaceOptions {
+    bool pruneUnitLoops = true;
+    // Orders are summed exactly by enumeration when there are at most this many factorizations.
+    long double exactOrderEnumerationLimit = 20000;
+};
+
+class Mapspace {
+public:
+    // Throws NestorError when the workload, architecture or constraints are invalid, or when
+    // the constraints leave no factorization.
+    Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstraints c = {}, MapspaceOptions opt = {});
+
+    const Workload& workload() const { return w_; }
+    const Architecture& architecture() const { return a_; }
+    const MapspaceConstraints& constraints() const { return c_; }
+    MapspaceKind kind() const { return kind_; }
+    const std::vector<MapspaceSlot>& slots() const { return slots_; }
+    int numSlots() const { return static_cast<int>(slots_.size()); }
+
+    long double factorizationCount() const { return total_; }
+    bool factorizationCountExact() const { return total_ < 1.8e19L; }
+    MapspaceSize size() const;
+
+    // Factorization number `index` in [0, factorizationCount()) (exact order below 2^64).
+    void factorizationAt(long double index, MapspacePoint& p) const;
+    void randomFactorization(std::mt19937_64& rng, MapspacePoint& p) const;
+    // Redraws the factors of one dimension uniformly, keeping the others (spatial fanouts
+    // stay within limits).
+    void resampleDimension(int dim, std::mt19937_64& rng, MapspacePoint& p) const;
+
+    std::uint64_t orderCount(const MapspacePoint& p, int slot) const;  // k! (saturating)
+    void randomOrders(std::mt19937_64& rng, MapspacePoint& p) const;
+    int numFreeKeeps() const { return static_cast<int>(freeKeeps_.size()); }
+    std::uint64_t keepCount() const { return std::uint64_t(1) << freeKeeps_.size(); }
+    void randomKeeps(std::mt19937_64& rng, MapspacePoint& p) const;
+    MapspacePoint randomPoint(std::mt19937_64& rng) const;
+
+    Mapping toMapping(const MapspacePoint& p, const std::string& name = "search") const;
+    // Constraints that are checked on the evaluation (minimum utilization).
+    bool accepts(const Evaluation& ev) const { return meetsUtilization(c_, ev); }
+
+private:
+    struct DimSpace {
+        DimensionFactorizer factorizer;
+        std::vector<std::vector<std::int64_t>> tuples;   // feasible spatial tuples
+        std::vector<long double> counts;                 // factorizations per tuple
+        std::vector<DimensionFactorizer::Table> tables;  // per tuple (empty when too large)
+    };
+    void buildSlots();
+    void buildDimension(int d);
+    void buildCoupling();
+    int tupleIndex(const std::vector<std::int64_t>& t) const;
+    bool fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
+    void decodeDimension(int d, int k, long double x, MapspacePoint& p) const;
+    std::vector<int> slotLoops(const MapspacePoint& p, int slot, std::vector<int>& fixedInnermostFirst) const;
+
+    Workload w_;
+    Architecture a_;
+    MapspaceKind kind_;
+    MapspaceConstraints c_;
+    MapspaceOptions opt_;
+    std::vector<MapspaceSlot> slots_;
+    std::vector<int> spatialSlots_;                      // slot index of each spatial slot
+    std::vector<std::vector<std::int64_t>> lo_, hi_;    // [slot][dim] bound range
+    std::vector<std::vector<int>> fixedOrder_;           // [slot] fixed innermost-first dims (temporal)
+    std::vector<DimSpace> dims_;
+    std::vector<std::int64_t> strides_;                  // tuple index strides
+    std::vector<std::vector<long double>> H_;            // [dim][tuple] completions of dims >= dim
+    long double total_ = 0;
+    std::vector<std::pair<int, int>> freeKeeps_;         // (level, tensor)
+    std::vector<std::vector<int>> fixedKeep_;            // [level][tensor]: -1 free, 0 bypass, 1 keep
+};
+
+} // namespace nestor
