@@ -277,15 +277,6 @@ void ProjectReader::readNetwork(const YamlRef& n)
 
 // ---------------------------------------------------------------- architecture
 
-std::optional<double> readBandwidth(const YamlRef& n, const char* key)
-{
-    const YamlRef v = n.get(key);
-    if (v.isNull()) return std::nullopt;
-    const double bw = v.asDouble();
-    if (bw <= 0) v.fail("must be positive (null = unlimited)");
-    return bw;
-}
-
 double readEnergy(const YamlRef& n, const char* key, bool required)
 {
     const YamlRef v = required ? n.require(key) : n.get(key);
@@ -334,9 +325,9 @@ StorageLevel ProjectReader::readLevel(const YamlRef& n, const std::string& prefi
     givenMeshX = optInt("mesh_x", 0);
     if (givenMeshX && l.instances % givenMeshX != 0)
         n.get("mesh_x").fail("mesh_x must divide instances (" + std::to_string(l.instances) + ")");
-    l.read_bw_words_per_cycle = readBandwidth(n, "read_bw");
-    l.write_bw_words_per_cycle = readBandwidth(n, "write_bw");
-    l.shared_bw_words_per_cycle = readBandwidth(n, "shared_bw");
+    l.read_bw_words_per_cycle = yamlio::optionalBandwidth(n, "read_bw");
+    l.write_bw_words_per_cycle = yamlio::optionalBandwidth(n, "write_bw");
+    l.shared_bw_words_per_cycle = yamlio::optionalBandwidth(n, "shared_bw");
     const YamlRef mb = n.get("multiple_buffering");
     if (mb.defined()) {
         l.multiple_buffering = mb.asDouble();

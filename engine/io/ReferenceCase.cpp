@@ -101,15 +101,6 @@ double ertAction(const YamlRef& ert, const std::string& action, const std::vecto
                       ert.location());
 }
 
-std::optional<double> optionalBandwidth(const YamlRef& lvl, const char* key)
-{
-    const YamlRef v = lvl.get(key);
-    if (v.isNull()) return std::nullopt;
-    const double bw = v.asDouble();
-    if (bw <= 0) v.fail("bandwidth must be positive (null = unlimited)");
-    return bw;
-}
-
 // Returns meshX, or 0 when the level gives no mesh.
 std::int64_t readMesh(const YamlRef& lvl, std::int64_t instances)
 {

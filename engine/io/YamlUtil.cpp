@@ -291,4 +291,13 @@ void PathLocations::locate(Diagnostics& diags, const SourceLocation& fallback) c
     }
 }
 
+std::optional<double> optionalBandwidth(const YamlRef& parent, const char* key)
+{
+    const YamlRef v = parent.get(key);
+    if (v.isNull()) return std::nullopt;
+    const double bw = v.asDouble();
+    if (bw <= 0) v.fail("bandwidth must be positive (null = unlimited)");
+    return bw;
+}
+
 } // namespace nestor::yamlio

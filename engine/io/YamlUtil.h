@@ -103,6 +103,9 @@ private:
 };
 
 // Path helpers: "a" + "b" -> "a.b"; "a" + 3 -> "a[3]".
+// A bandwidth in words per cycle: absent or null = unlimited, otherwise positive.
+std::optional<double> optionalBandwidth(const YamlRef& parent, const char* key);
+
 std::string joinPath(const std::string& base, const std::string& key);
 std::string indexPath(const std::string& base, std::size_t i);
 
