@@ -138,17 +138,22 @@ Vec minus(const Vec& a, const Vec& b)
     return r;
 }
 
-// Accumulated figures of a run (a sub-nest executed once), relative to its first step's base.
+// What one child of a class saw during a run.
+struct ClassAcc {
+    std::int64_t received = 0;     // words delivered to it
+    std::int64_t activeSteps = 0;  // steps it was busy
+    std::int64_t maxTile = 0;
+    bool everActive = false;
+};
+
+// Accumulated figures of a run (a sub-nest executed once). `subtractSums` undoes `addSums`
+// (cycle skipping); maxTile and everActive only grow.
 struct Acc {
     std::int64_t parentAccesses = 0, weighted = 0, link = 0, macs = 0, busySteps = 0;
-    std::vector<std::int64_t> received, activeSteps, maxTile;
-    std::vector<std::uint8_t> everActive;
+    std::vector<ClassAcc> cls;
     std::vector<std::int64_t> sent;  // per child: words forwarded to neighbours (empty when no links)
 
-    explicit Acc(std::size_t classes = 0)
-        : received(classes, 0), activeSteps(classes, 0), maxTile(classes, 0), everActive(classes, 0)
-    {
-    }
+    explicit Acc(std::size_t classes = 0) : cls(classes) {}
 
     void addSums(const Acc& o, std::int64_t k)
     {
@@ -157,9 +162,9 @@ struct Acc {
         link += k * o.link;
         macs += k * o.macs;
         busySteps += k * o.busySteps;
-        for (std::size_t c = 0; c < received.size(); ++c) {
-            received[c] += k * o.received[c];
-            activeSteps[c] += k * o.activeSteps[c];
+        for (std::size_t c = 0; c < cls.size(); ++c) {
+            cls[c].received += k * o.cls[c].received;
+            cls[c].activeSteps += k * o.cls[c].activeSteps;
         }
         if (!o.sent.empty()) {
             sent.resize(o.sent.size(), 0);
@@ -173,28 +178,23 @@ struct Acc {
         link -= o.link;
         macs -= o.macs;
         busySteps -= o.busySteps;
-        for (std::size_t c = 0; c < received.size(); ++c) {
-            received[c] -= o.received[c];
-            activeSteps[c] -= o.activeSteps[c];
+        for (std::size_t c = 0; c < cls.size(); ++c) {
+            cls[c].received -= o.cls[c].received;
+            cls[c].activeSteps -= o.cls[c].activeSteps;
         }
         if (!o.sent.empty()) {
             sent.resize(o.sent.size(), 0);
             for (std::size_t c = 0; c < sent.size(); ++c) sent[c] -= o.sent[c];
         }
     }
-    // Figures that do not add up over steps: the largest tile and whether a child was busy.
-    void uniteShapes(const Acc& o)
-    {
-        for (std::size_t c = 0; c < everActive.size(); ++c) {
-            if (!o.everActive[c]) continue;
-            everActive[c] = 1;
-            maxTile[c] = std::max(maxTile[c], o.maxTile[c]);
-        }
-    }
     void add(const Acc& o)
     {
         addSums(o, 1);
-        uniteShapes(o);
+        for (std::size_t c = 0; c < cls.size(); ++c) {
+            if (!o.cls[c].everActive) continue;
+            cls[c].everActive = true;
+            cls[c].maxTile = std::max(cls[c].maxTile, o.cls[c].maxTile);
+        }
     }
 };
 
@@ -252,19 +252,20 @@ public:
             }
             memo_.clear();
             State init(classes_.size());
-            const RunResult r = runFrom(0, nest_.imperfectDims, true, init);
+            RunResult scratch;
+            const RunResult& r = runFrom(0, nest_.imperfectDims, true, init, scratch);
             bool used = false;
             for (std::size_t c = 0; c < classes_.size(); ++c) {
-                if (!r.acc.everActive[c]) continue;
+                if (!r.acc.cls[c].everActive) continue;
                 used = true;
                 StageChildResult cr;
                 for (int p : instLoops) cr.signature.push_back(static_cast<std::uint8_t>(instCats_[p]));
                 for (Cat cat : classes_[c].cats) cr.signature.push_back(static_cast<std::uint8_t>(cat));
                 cr.count = mult * static_cast<std::int64_t>(classes_[c].members.size());
                 cr.perParent = static_cast<std::int64_t>(classes_[c].members.size());
-                cr.received = r.acc.received[c];
-                cr.activeSteps = r.acc.activeSteps[c];
-                cr.maxTile = r.acc.maxTile[c];
+                cr.received = r.acc.cls[c].received;
+                cr.activeSteps = r.acc.cls[c].activeSteps;
+                cr.maxTile = r.acc.cls[c].maxTile;
                 cr.distinctWords = spec_.needDistinct ? distinctWords(classes_[c].cats) : 0;
                 cr.everActive = true;
                 out.children.push_back(cr);
@@ -381,42 +382,49 @@ private:
         }
     };
 
-    RunResult runFrom(int p, std::uint32_t flags, bool active, const State& st)
+    // The result is either a memo entry (stable: the memo's nodes never move) or `scratch`.
+    const RunResult& runFrom(int p, std::uint32_t flags, bool active, const State& st, RunResult& scratch)
     {
-        if (p == leafPos_) return leaf(flags, active, st);
+        if (p == leafPos_) {
+            scratch = leaf(flags, active, st);
+            return scratch;
+        }
         const NestLoop& l = nest_.loops[p];
         const std::uint32_t bit = 1u << l.dim;
         if (l.spatial()) {
             const Cat cat = instCats_[p];
-            if (cat == Cat::Any) return runFrom(p + 1, flags, active, st);
+            if (cat == Cat::Any) return runFrom(p + 1, flags, active, st, scratch);
             const CatEffect e = effectOf(cat, (flags & bit) != 0);
-            return runFrom(p + 1, e.last ? flags : (flags & ~bit), active && e.active, st);
+            return runFrom(p + 1, e.last ? flags : (flags & ~bit), active && e.active, st, scratch);
         }
         if (!active) {
             // Nothing moves below an idle instance; only the base advances.
             const Vec disp = structuralDisp(p, flags);
-            RunResult idle{Acc(classes_.size()), st, disp};
-            shiftState(idle.exit, negate(disp), nRanks_);
-            return idle;
+            scratch = RunResult{Acc(classes_.size()), st, disp};
+            shiftState(scratch.exit, negate(disp), nRanks_);
+            return scratch;
         }
         // Children that cannot be busy anywhere in this sub-run only drift with the base: keep
         // their tile memory out of the memo key (else every drift position is a new key).
         const std::uint64_t busyMask = possiblyBusyClasses(p, flags);
+        bool anyIdle = false;
+        for (std::size_t c = 0; c < st.size(); ++c) anyIdle = anyIdle || (!((busyMask >> c) & 1u) && st[c].hasPrev);
+        if (!anyIdle) return runMemoized(p, flags, st);
         State masked = st;
         for (std::size_t c = 0; c < masked.size(); ++c)
             if (!((busyMask >> c) & 1u)) {
                 masked[c].hasPrev = false;
                 masked[c].hasTrans = false;
             }
-        RunResult res = runMemoized(p, flags, masked);
-        for (std::size_t c = 0; c < res.exit.size(); ++c)
+        scratch = runMemoized(p, flags, masked);
+        for (std::size_t c = 0; c < scratch.exit.size(); ++c)
             if (!((busyMask >> c) & 1u)) {
-                res.exit[c].hasPrev = st[c].hasPrev;
-                res.exit[c].hasTrans = st[c].hasTrans;
-                res.exit[c].trans = st[c].trans;
-                res.exit[c].prev = shifted(st[c].prev, negate(res.disp), nRanks_);
+                scratch.exit[c].hasPrev = st[c].hasPrev;
+                scratch.exit[c].hasTrans = st[c].hasTrans;
+                scratch.exit[c].trans = st[c].trans;
+                scratch.exit[c].prev = shifted(st[c].prev, negate(scratch.disp), nRanks_);
             }
-        return res;
+        return scratch;
     }
 
     // Net move of the base over a sub-run (depends on the loops and their contexts only).
@@ -457,7 +465,7 @@ private:
         return mask;
     }
 
-    RunResult runMemoized(int p, std::uint32_t flags, const State& st)
+    const RunResult& runMemoized(int p, std::uint32_t flags, const State& st)
     {
         const NestLoop& l = nest_.loops[p];
         const bool imp = nest_.dimImperfect(l.dim);
@@ -495,18 +503,19 @@ private:
                 }
                 if (detect) seen.push_back({a, {cur, res.acc}});
             }
-            RunResult sub = runFrom(p + 1, innerFlags, active, cur);
+            RunResult scratch;
+            const RunResult& sub = runFrom(p + 1, innerFlags, active, cur, scratch);
             res.acc.add(sub.acc);
-            cur = std::move(sub.exit);
+            cur = sub.exit;
             shiftState(cur, negate(minus(step, sub.disp)), nRanks_);
             ++a;
         }
-        RunResult last = runFrom(p + 1, flags, active, cur);
+        RunResult scratch;
+        const RunResult& last = runFrom(p + 1, flags, active, cur, scratch);
         res.acc.add(last.acc);
-        res.exit = std::move(last.exit);
+        res.exit = last.exit;
         res.disp = plus(scaled(step, nonLast), last.disp);
-        memo_.emplace(std::move(key), res);
-        return res;
+        return memo_.emplace(std::move(key), std::move(res)).first->second;
     }
 
     static std::int64_t representative(Cat c, const NestLoop& l)
@@ -645,10 +654,10 @@ private:
             const Box tile = tileFor(f);
             deltas[c] = applyReuseRule(res.exit[c], tile);
             const std::int64_t members = static_cast<std::int64_t>(classes_[c].members.size());
-            res.acc.received[c] += deltas[c].size;
-            res.acc.activeSteps[c] += 1;
-            res.acc.maxTile[c] = tile.size(nRanks_);
-            res.acc.everActive[c] = 1;
+            res.acc.cls[c].received += deltas[c].size;
+            res.acc.cls[c].activeSteps += 1;
+            res.acc.cls[c].maxTile = tile.size(nRanks_);
+            res.acc.cls[c].everActive = true;
             if (spec_.macStage) res.acc.macs += members;
         }
         res.acc.busySteps = 1;
