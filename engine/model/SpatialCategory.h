@@ -1,0 +1,74 @@
+#pragma once
+// Under imperfect factors, what matters about a spatial index is where it sits relative to its
+// loop's residual and bound: that alone decides whether the instance is busy and whether it is
+// at the loop's last index, in the residual context and outside it.
+#include "model/NestLayout.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace nestor::model::walker {
+
+// Where a spatial index sits relative to its loop's residual r and bound b; this is all that
+// decides whether the instance is busy and whether it is the last index, in either mode.
+enum class Cat : std::uint8_t { Any, BelowRes, AtRes, Between, AtBound, AtBoth };
+
+struct CatEffect {
+    bool active;
+    bool last;
+};
+
+inline CatEffect effectOf(Cat c, bool residualMode)
+{
+    switch (c) {
+    case Cat::Any: return {true, true};
+    case Cat::BelowRes: return {true, false};
+    case Cat::AtRes: return {true, residualMode};
+    case Cat::Between: return {!residualMode, false};
+    case Cat::AtBound: return {!residualMode, !residualMode};
+    case Cat::AtBoth: return {true, true};
+    }
+    return {true, true};
+}
+
+inline Cat categorize(std::int64_t s, std::int64_t b, std::int64_t r)
+{
+    if (s == r - 1 && s == b - 1) return Cat::AtBoth;
+    if (s < r - 1) return Cat::BelowRes;
+    if (s == r - 1) return Cat::AtRes;
+    if (s < b - 1) return Cat::Between;
+    return Cat::AtBound;
+}
+
+inline std::vector<std::pair<Cat, std::int64_t>> categoriesOf(const NestLoop& l, bool imperfectDim)
+{
+    if (!imperfectDim) return {{Cat::Any, l.bound}};
+    std::vector<std::pair<Cat, std::int64_t>> v;
+    const std::int64_t b = l.bound, r = l.residual;
+    if (r - 1 > 0) v.push_back({Cat::BelowRes, r - 1});
+    if (r < b) {
+        v.push_back({Cat::AtRes, 1});
+        if (b - r - 1 > 0) v.push_back({Cat::Between, b - r - 1});
+        v.push_back({Cat::AtBound, 1});
+    } else {
+        v.push_back({Cat::AtBoth, 1});
+    }
+    return v;
+}
+
+// A spatial index of category c (any one serves: all of them behave alike).
+inline std::int64_t representative(Cat c, const NestLoop& l)
+{
+    switch (c) {
+    case Cat::Any:
+    case Cat::BelowRes: return 0;
+    case Cat::AtRes: return l.residual - 1;
+    case Cat::Between: return l.residual;
+    case Cat::AtBound:
+    case Cat::AtBoth: return l.bound - 1;
+    }
+    return 0;
+}
+
+} // namespace nestor::model::walker

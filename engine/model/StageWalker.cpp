@@ -1,0 +1,577 @@
+#include "model/StageWalker.h"
+
+#include "model/DistinctWords.h"
+#include "model/WalkerAccumulator.h"
+
+#include <map>
+#include <unordered_map>
+
+namespace nestor::model {
+namespace {
+
+using namespace walker;
+
+class StageWalker {
+public:
+    explicit StageWalker(const StageSpec& s) : spec_(s), nest_(*s.nest), w_(*s.workload)
+    {
+        const auto& t = w_.tensors[spec_.tensor];
+        nRanks_ = static_cast<int>(t.ranks.size());
+        leafPos_ = nest_.spatialBegin[spec_.level];
+        boundary_ = nest_.levelBegin[spec_.level + 1];
+        stepVec_ = *spec_.stepVectors;
+        for (int d = 0; d < w_.numDims(); ++d) {
+            extFull_.push_back(spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, false));
+            extLast_.push_back(spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, true));
+        }
+        buildChildren();
+        memo_ = std::unordered_map<Key, RunResult, KeyHash>(64, KeyHash{nRanks_});
+    }
+
+    void run(StageResult& out)
+    {
+        // Instance classes: categories of the spatial loops of the levels above.
+        std::vector<int> instLoops;
+        for (int p = 0; p < leafPos_; ++p)
+            if (nest_.loops[p].spatial()) instLoops.push_back(p);
+        std::vector<std::vector<std::pair<Cat, std::int64_t>>> options;
+        for (int p : instLoops) options.push_back(categoriesOf(nest_.loops[p], nest_.dimImperfect(nest_.loops[p].dim)));
+        std::vector<std::size_t> pick(instLoops.size(), 0);
+        bool firstInstance = true;
+        instCats_.assign(nest_.loops.size(), Cat::Any);
+        while (true) {
+            std::int64_t mult = 1;
+            for (std::size_t k = 0; k < instLoops.size(); ++k) {
+                instCats_[instLoops[k]] = options[k][pick[k]].first;
+                mult *= options[k][pick[k]].second;
+            }
+            memo_.clear();
+            State init(classes_.size());
+            RunResult scratch;
+            const RunResult& r = runFrom(0, nest_.imperfectDims, true, init, scratch);
+            bool used = false;
+            for (std::size_t c = 0; c < classes_.size(); ++c) {
+                if (!r.acc.cls[c].everActive) continue;
+                used = true;
+                StageChildResult cr;
+                for (int p : instLoops) cr.signature.push_back(static_cast<std::uint8_t>(instCats_[p]));
+                for (Cat cat : classes_[c].cats) cr.signature.push_back(static_cast<std::uint8_t>(cat));
+                cr.count = mult * static_cast<std::int64_t>(classes_[c].members.size());
+                cr.perParent = static_cast<std::int64_t>(classes_[c].members.size());
+                cr.received = r.acc.cls[c].received;
+                cr.activeSteps = r.acc.cls[c].activeSteps;
+                cr.maxTile = r.acc.cls[c].maxTile;
+                cr.distinctWords = spec_.needDistinct ? distinctWords(classes_[c].cats) : 0;
+                cr.everActive = true;
+                out.children.push_back(cr);
+            }
+            out.parentAccesses += mult * r.acc.parentAccesses;
+            out.weighted += mult * r.acc.weighted;
+            out.linkTransfers += mult * r.acc.link;
+            out.macs += mult * r.acc.macs;
+            if (used) {
+                Signature sig;
+                for (int p : instLoops) sig.push_back(static_cast<std::uint8_t>(instCats_[p]));
+                out.instances.push_back({sig, mult, r.acc.parentAccesses, r.acc.weighted});
+                if (!r.acc.sent.empty()) {
+                    for (std::size_t m = 0; m < children_.size(); ++m) {
+                        Signature csig = sig;
+                        for (Cat cat : classes_[children_[m].cls].cats) csig.push_back(static_cast<std::uint8_t>(cat));
+                        out.peers.push_back({csig, mult, r.acc.sent[m]});
+                    }
+                }
+                out.usedInstances += mult;
+                out.accessesMin = firstInstance ? r.acc.parentAccesses : std::min(out.accessesMin, r.acc.parentAccesses);
+                out.accessesMax = std::max(out.accessesMax, r.acc.parentAccesses);
+                firstInstance = false;
+            }
+            std::size_t k = 0;
+            for (; k < pick.size(); ++k) {
+                if (++pick[k] < options[k].size()) break;
+                pick[k] = 0;
+            }
+            if (k == pick.size()) break;
+        }
+    }
+
+private:
+    Vec project(int dim, std::int64_t amount) const
+    {
+        Vec v{};
+        const auto& ranks = w_.tensors[spec_.tensor].ranks;
+        for (int r = 0; r < nRanks_; ++r)
+            for (const auto& term : ranks[r])
+                if (term.dim == dim) v[r] += term.coef * amount;
+        return v;
+    }
+
+    void buildChildren()
+    {
+        for (int p = leafPos_; p < boundary_; ++p) childLoops_.push_back(p);
+        std::int64_t fanX = 1, fanY = 1;
+        for (int p : childLoops_)
+            (nest_.loops[p].kind == LoopKind::SpatialX ? fanX : fanY) *= nest_.loops[p].bound;
+        // Timeloop linearizes the spatial loops row-major (Y outer, X inner) and lays the
+        // linear index out on a grid whose row length is the larger of the physical and the
+        // logical X fanout; neighbours for link transfers are taken on that grid.
+        gridX_ = fanX;  // children sit on the physical mesh at their (x, y); only mapped ones exist
+        gridY_ = fanY;
+        grid_.assign(static_cast<std::size_t>(gridX_ * gridY_), -1);
+        std::map<std::vector<Cat>, int> classIds;
+        std::vector<std::int64_t> idx(childLoops_.size(), 0);
+        bool done = false;
+        while (!done) {
+            Child ch;
+            std::vector<Cat> cats;
+            std::int64_t xPart = 0, yPart = 0;
+            for (std::size_t k = 0; k < childLoops_.size(); ++k) {
+                const auto& l = nest_.loops[childLoops_[k]];
+                ch.offset = plus(ch.offset, project(l.dim, idx[k] * l.stride));
+                if (l.kind == LoopKind::SpatialX) xPart = xPart * l.bound + idx[k];
+                else yPart = yPart * l.bound + idx[k];
+                cats.push_back(nest_.dimImperfect(l.dim) ? categorize(idx[k], l.bound, l.residual) : Cat::Any);
+            }
+            ch.x = xPart;
+            ch.y = yPart;
+            auto [it, fresh] = classIds.emplace(cats, static_cast<int>(classes_.size()));
+            if (fresh) classes_.push_back(ChildClass{cats, {}, {}});
+            ch.cls = it->second;
+            classes_[ch.cls].members.push_back(static_cast<int>(children_.size()));
+            grid_[static_cast<std::size_t>(ch.y * gridX_ + ch.x)] = static_cast<int>(children_.size());
+            children_.push_back(ch);
+            done = true;
+            for (std::size_t k = childLoops_.size(); k-- > 0;) {
+                if (++idx[k] < nest_.loops[childLoops_[k]].bound) {
+                    done = false;
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+        for (auto& cls : classes_) {
+            std::map<Vec, std::int64_t> byOffset;
+            for (int m : cls.members) ++byOffset[children_[m].offset];
+            for (const auto& [off, n] : byOffset) cls.groupSizes.push_back(n);
+        }
+    }
+
+    struct Key {
+        int p;
+        std::uint32_t flags;
+        bool active;
+        State state;
+        bool operator==(const Key& o) const
+        {
+            return p == o.p && flags == o.flags && active == o.active && state == o.state;
+        }
+    };
+    struct KeyHash {
+        int n;
+        std::size_t operator()(const Key& k) const
+        {
+            std::size_t h = hashState(k.state, n);
+            mix(h, static_cast<std::uint64_t>(k.p));
+            mix(h, k.flags);
+            mix(h, k.active ? 1 : 0);
+            return h;
+        }
+    };
+
+    // The result is either a memo entry (stable: the memo's nodes never move) or `scratch`.
+    const RunResult& runFrom(int p, std::uint32_t flags, bool active, const State& st, RunResult& scratch)
+    {
+        if (p == leafPos_) {
+            scratch = leaf(flags, active, st);
+            return scratch;
+        }
+        const NestLoop& l = nest_.loops[p];
+        const std::uint32_t bit = 1u << l.dim;
+        if (l.spatial()) {
+            const Cat cat = instCats_[p];
+            if (cat == Cat::Any) return runFrom(p + 1, flags, active, st, scratch);
+            const CatEffect e = effectOf(cat, (flags & bit) != 0);
+            return runFrom(p + 1, e.last ? flags : (flags & ~bit), active && e.active, st, scratch);
+        }
+        if (!active) {
+            // Nothing moves below an idle instance; only the base advances.
+            const Vec disp = structuralDisp(p, flags);
+            scratch = RunResult{Acc(classes_.size()), st, disp};
+            shiftState(scratch.exit, negate(disp), nRanks_);
+            return scratch;
+        }
+        // Children that cannot be busy anywhere in this sub-run only drift with the base: keep
+        // their tile memory out of the memo key (else every drift position is a new key).
+        const std::uint64_t busyMask = possiblyBusyClasses(p, flags);
+        bool anyIdle = false;
+        for (std::size_t c = 0; c < st.size(); ++c) anyIdle = anyIdle || (!((busyMask >> c) & 1u) && st[c].hasPrev);
+        if (!anyIdle) return runMemoized(p, flags, st);
+        State masked = st;
+        for (std::size_t c = 0; c < masked.size(); ++c)
+            if (!((busyMask >> c) & 1u)) {
+                masked[c].hasPrev = false;
+                masked[c].hasTrans = false;
+            }
+        scratch = runMemoized(p, flags, masked);
+        for (std::size_t c = 0; c < scratch.exit.size(); ++c)
+            if (!((busyMask >> c) & 1u)) {
+                scratch.exit[c].hasPrev = st[c].hasPrev;
+                scratch.exit[c].hasTrans = st[c].hasTrans;
+                scratch.exit[c].trans = st[c].trans;
+                scratch.exit[c].prev = shifted(st[c].prev, negate(scratch.disp), nRanks_);
+            }
+        return scratch;
+    }
+
+    // Net move of the base over a sub-run (depends on the loops and their contexts only).
+    Vec structuralDisp(int p, std::uint32_t flags) const
+    {
+        Vec disp{};
+        for (int q = p; q < leafPos_; ++q) {
+            const NestLoop& l = nest_.loops[q];
+            const std::uint32_t bit = 1u << l.dim;
+            if (l.spatial()) {
+                const Cat cat = instCats_[q];
+                if (cat != Cat::Any && !effectOf(cat, (flags & bit) != 0).last) flags &= ~bit;
+                continue;
+            }
+            const std::int64_t trips = (nest_.dimImperfect(l.dim) && (flags & bit)) ? l.residual : l.bound;
+            disp = plus(disp, scaled(stepVec_[q], trips - 1));
+        }
+        return disp;
+    }
+
+    // Child classes that may be busy somewhere in the sub-run from loop p under `flags`
+    // (conservative: a residual context may end wherever a loop of its dimension lies below).
+    std::uint64_t possiblyBusyClasses(int p, std::uint32_t flags) const
+    {
+        std::uint32_t canLeaveResidual = ~flags;
+        for (int q = p; q < leafPos_; ++q) canLeaveResidual |= 1u << nest_.loops[q].dim;
+        std::uint64_t mask = 0;
+        for (std::size_t c = 0; c < classes_.size(); ++c) {
+            bool possible = true;
+            for (std::size_t k = 0; k < childLoops_.size() && possible; ++k) {
+                const Cat cat = classes_[c].cats[k];
+                if (cat == Cat::Between || cat == Cat::AtBound)
+                    possible = (canLeaveResidual >> nest_.loops[childLoops_[k]].dim) & 1u;
+            }
+            if (possible || c >= 64) mask |= c < 64 ? (std::uint64_t{1} << c) : 0;
+        }
+        if (classes_.size() > 64) mask = ~std::uint64_t{0};
+        return mask;
+    }
+
+    const RunResult& runMemoized(int p, std::uint32_t flags, const State& st)
+    {
+        const NestLoop& l = nest_.loops[p];
+        const bool imp = nest_.dimImperfect(l.dim);
+        const std::uint32_t bit = 1u << l.dim;
+        const bool active = true;  // idle instances never get here
+        Key key{p, flags, active, st};
+        if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+
+        const std::int64_t trips = (imp && (flags & bit)) ? l.residual : l.bound;
+        const std::uint32_t innerFlags = imp ? (flags & ~bit) : flags;
+        const std::int64_t nonLast = trips - 1;
+        const Vec& step = stepVec_[p];
+        RunResult res{Acc(classes_.size()), {}, {}};
+        State cur = st;
+        // States at the start of each iteration; reuse states settle within a few iterations,
+        // so a short list searched linearly finds the cycle.
+        std::vector<std::pair<std::int64_t, std::pair<State, Acc>>> seen;
+        bool detect = nonLast > 2;
+        std::int64_t a = 0;
+        while (a < nonLast) {
+            if (detect) {
+                auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& e) { return e.second.first == cur; });
+                if (it == seen.end() && seen.size() >= 16) detect = false;  // no cycle soon: walk on
+                if (it != seen.end()) {
+                    const std::int64_t cycle = a - it->first;
+                    Acc perCycle = res.acc;
+                    perCycle.subtractSums(it->second.second);
+                    const std::int64_t m = (nonLast - a) / cycle;
+                    if (m > 0) {
+                        res.acc.addSums(perCycle, m);
+                        a += m * cycle;
+                    }
+                    detect = false;
+                    continue;
+                }
+                if (detect) seen.push_back({a, {cur, res.acc}});
+            }
+            RunResult scratch;
+            const RunResult& sub = runFrom(p + 1, innerFlags, active, cur, scratch);
+            res.acc.add(sub.acc);
+            cur = sub.exit;
+            shiftState(cur, negate(minus(step, sub.disp)), nRanks_);
+            ++a;
+        }
+        RunResult scratch;
+        const RunResult& last = runFrom(p + 1, flags, active, cur, scratch);
+        res.acc.add(last.acc);
+        res.exit = last.exit;
+        res.disp = plus(scaled(step, nonLast), last.disp);
+        return memo_.emplace(std::move(key), std::move(res)).first->second;
+    }
+
+    // Positions of dimension d that a child ever covers: the temporal loops of d above the
+    // child run through every reachable index combination (residual rule included), the
+    // spatial loops of d are fixed at the child's (or its instance's) index.
+    std::vector<std::uint8_t> coveredPositions(int d, const std::vector<Cat>& childCats) const
+    {
+        std::vector<const NestLoop*> loops;
+        std::vector<std::int64_t> fixed;  // -1 = temporal
+        for (int p = 0; p < boundary_; ++p) {
+            const NestLoop& l = nest_.loops[p];
+            if (l.dim != d) continue;
+            loops.push_back(&l);
+            if (!l.spatial()) fixed.push_back(-1);
+            else if (p < leafPos_) fixed.push_back(representative(instCats_[p], l));
+            else fixed.push_back(representative(childCats[p - leafPos_], l));
+        }
+        std::vector<std::uint8_t> covered(static_cast<std::size_t>(w_.bounds[d]), 0);
+        const bool imp = nest_.dimImperfect(d);
+        // Depth-first over the loops of d, outermost first, carrying "all outer at last".
+        struct Frame {
+            std::size_t k;
+            std::int64_t base;
+            bool allLast;
+        };
+        std::vector<Frame> stack{{0, 0, true}};
+        while (!stack.empty()) {
+            const Frame f = stack.back();
+            stack.pop_back();
+            if (f.k == loops.size()) {
+                const std::int64_t ext = spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, imp && f.allLast);
+                for (std::int64_t x = f.base; x < f.base + ext && x < w_.bounds[d]; ++x) covered[static_cast<std::size_t>(x)] = 1;
+                continue;
+            }
+            const NestLoop& l = *loops[f.k];
+            const std::int64_t trips = (imp && f.allLast) ? l.residual : l.bound;
+            if (fixed[f.k] >= 0) {
+                if (fixed[f.k] >= trips) continue;  // this child is idle then
+                stack.push_back({f.k + 1, f.base + fixed[f.k] * l.stride, f.allLast && fixed[f.k] == trips - 1});
+            } else {
+                for (std::int64_t i = 0; i < trips; ++i)
+                    stack.push_back({f.k + 1, f.base + i * l.stride, f.allLast && i == trips - 1});
+            }
+        }
+        return covered;
+    }
+
+    // Distinct words of the tensor that one child ever holds.
+    std::int64_t distinctWords(const std::vector<Cat>& childCats) const
+    {
+        std::vector<Intervals> positions(static_cast<std::size_t>(w_.numDims()));
+        for (int d = 0; d < w_.numDims(); ++d) positions[d] = intervalsOf(coveredPositions(d, childCats));
+        std::int64_t total = 1;
+        for (const auto& rank : w_.tensors[spec_.tensor].ranks) total *= countRankValues(rank, positions);
+        return total;
+    }
+
+    Box tileFor(std::uint32_t flags) const
+    {
+        const auto& ranks = w_.tensors[spec_.tensor].ranks;
+        Box b;
+        for (int r = 0; r < nRanks_; ++r) {
+            std::int64_t e = 1;
+            for (const auto& term : ranks[r]) {
+                const std::int64_t ed = (flags >> term.dim) & 1u ? extLast_[term.dim] : extFull_[term.dim];
+                e += term.coef * (ed - 1);
+            }
+            b.lo[r] = 0;
+            b.ext[r] = e;
+        }
+        return b;
+    }
+
+    Delta applyReuseRule(ClassState& cs, const Box& tile) const
+    {
+        if (spec_.macStage) return wholeDelta(tile, nRanks_);
+        Delta d;
+        if (!cs.hasPrev) {
+            d = wholeDelta(tile, nRanks_);
+            cs.hasTrans = false;
+        } else {
+            const Vec tr = translation(cs.prev, tile, nRanks_);
+            bool zero = true;
+            for (int r = 0; r < nRanks_; ++r) zero = zero && tr[r] == 0;
+            if (zero && !spec_.options->legacyZeroTranslationRule) {
+                d = difference(tile, cs.prev, nRanks_);
+            } else if (!cs.hasTrans) {
+                d = difference(tile, cs.prev, nRanks_);
+                cs.hasTrans = true;
+                cs.trans = tr;
+            } else if (tr == cs.trans) {
+                d = difference(tile, cs.prev, nRanks_);
+            } else {
+                d = wholeDelta(tile, nRanks_);
+                cs.hasTrans = false;
+            }
+        }
+        cs.prev = tile;
+        cs.hasPrev = true;
+        return d;
+    }
+
+    RunResult leaf(std::uint32_t flags, bool active, const State& st)
+    {
+        RunResult res{Acc(classes_.size()), st, {}};
+        if (!active) return res;
+        const std::size_t nc = classes_.size();
+        std::vector<Delta> deltas(nc);
+        std::vector<std::uint8_t> busy(nc, 0);
+        for (std::size_t c = 0; c < nc; ++c) {
+            std::uint32_t f = flags;
+            bool on = true;
+            for (std::size_t k = 0; k < childLoops_.size(); ++k) {
+                const Cat cat = classes_[c].cats[k];
+                if (cat == Cat::Any) continue;
+                const std::uint32_t bit = 1u << nest_.loops[childLoops_[k]].dim;
+                const CatEffect e = effectOf(cat, (f & bit) != 0);
+                on = on && e.active;
+                if (!e.last) f &= ~bit;
+            }
+            if (!on) continue;
+            busy[c] = 1;
+            const Box tile = tileFor(f);
+            deltas[c] = applyReuseRule(res.exit[c], tile);
+            const std::int64_t members = static_cast<std::int64_t>(classes_[c].members.size());
+            res.acc.cls[c].received += deltas[c].size;
+            res.acc.cls[c].activeSteps += 1;
+            res.acc.cls[c].maxTile = tile.size(nRanks_);
+            res.acc.cls[c].everActive = true;
+            if (spec_.macStage) res.acc.macs += members;
+        }
+        res.acc.busySteps = 1;
+        countParentAccesses(deltas, busy, st, res.acc);
+        for (std::size_t c = 0; c < nc; ++c) {
+            res.exit[c].hasPrevDelta = busy[c] != 0;
+            if (busy[c]) res.exit[c].prevDelta = deltas[c];
+        }
+        return res;
+    }
+
+    // Groups identical deltas of this step (multicast or spatial reduction) and, where a
+    // neighbour held the same delta in the previous step, serves it over the link instead
+    // when that lowers the parent's accesses.
+    void countParentAccesses(const std::vector<Delta>& deltas, const std::vector<std::uint8_t>& busy, const State& prev,
+                             Acc& acc)
+    {
+        const std::size_t nc = classes_.size();
+        int nonEmptyClasses = 0, only = -1;
+        for (std::size_t c = 0; c < nc; ++c)
+            if (busy[c] && deltas[c].size > 0) {
+                ++nonEmptyClasses;
+                only = static_cast<int>(c);
+            }
+        if (nonEmptyClasses == 0) return;
+
+        std::int64_t accessesWithout = 0, weightedWithout = 0;
+        if (nonEmptyClasses == 1) {
+            const auto& cls = classes_[only];
+            accessesWithout = deltas[only].size * static_cast<std::int64_t>(cls.groupSizes.size());
+            weightedWithout = deltas[only].size * static_cast<std::int64_t>(cls.members.size());
+        } else {
+            groupExplicitly(deltas, busy, nullptr, accessesWithout, weightedWithout);
+        }
+
+        if (spec_.options->linkTransfers && spec_.linkStage && children_.size() > 1) {
+            std::vector<int> sender(children_.size(), -1);
+            std::vector<std::uint8_t> served(children_.size(), 0);
+            std::int64_t linkWords = 0;
+            bool any = false;
+            for (std::size_t c = 0; c < nc; ++c) {
+                if (!busy[c] || deltas[c].size == 0) continue;
+                for (int m : classes_[c].members) {
+                    const Child& ch = children_[m];
+                    const Delta mine = deltas[c].shiftedBy(ch.offset, nRanks_);
+                    // Timeloop's order: from above, from below, from the left, from the right.
+                    const std::int64_t nx[4] = {ch.x, ch.x, ch.x - 1, ch.x + 1};
+                    const std::int64_t ny[4] = {ch.y - 1, ch.y + 1, ch.y, ch.y};
+                    for (int k = 0; k < 4; ++k) {
+                        if (nx[k] < 0 || ny[k] < 0 || nx[k] >= gridX_ || ny[k] >= gridY_) continue;
+                        const int nb = grid_[static_cast<std::size_t>(ny[k] * gridX_ + nx[k])];
+                        if (nb < 0) continue;
+                        const ClassState& ps = prev[children_[nb].cls];
+                        if (!ps.hasPrevDelta || ps.prevDelta.size != mine.size) continue;
+                        if (ps.prevDelta.shiftedBy(children_[nb].offset, nRanks_) == mine) {
+                            served[m] = 1;
+                            sender[m] = nb;
+                            linkWords += mine.size;
+                            any = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            if (any) {
+                std::int64_t accessesWith = 0, weightedWith = 0;
+                groupExplicitly(deltas, busy, &served, accessesWith, weightedWith);
+                if (accessesWith < accessesWithout) {
+                    acc.parentAccesses += accessesWith;
+                    acc.weighted += weightedWith;
+                    acc.link += linkWords;
+                    acc.sent.resize(children_.size(), 0);
+                    for (std::size_t m = 0; m < children_.size(); ++m)
+                        if (sender[m] >= 0) acc.sent[static_cast<std::size_t>(sender[m])] += deltas[children_[m].cls].size;
+                    return;
+                }
+            }
+        }
+        acc.parentAccesses += accessesWithout;
+        acc.weighted += weightedWithout;
+    }
+
+    void groupExplicitly(const std::vector<Delta>& deltas, const std::vector<std::uint8_t>& busy,
+                         const std::vector<std::uint8_t>* served, std::int64_t& accesses, std::int64_t& weighted) const
+    {
+        struct DeltaHash {
+            int n;
+            std::size_t operator()(const Delta& d) const
+            {
+                std::size_t h = d.kind;
+                hashBox(h, d.outer, n);
+                if (d.kind == Delta::Difference) hashBox(h, d.hole, n);
+                return h;
+            }
+        };
+        std::unordered_map<Delta, std::int64_t, DeltaHash> groups(64, DeltaHash{nRanks_});
+        for (std::size_t c = 0; c < classes_.size(); ++c) {
+            if (!busy[c] || deltas[c].size == 0) continue;
+            for (int m : classes_[c].members) {
+                if (served && (*served)[m]) continue;
+                ++groups[deltas[c].shiftedBy(children_[m].offset, nRanks_)];
+            }
+        }
+        for (const auto& [d, n] : groups) {
+            accesses += d.size;
+            weighted += d.size * n;
+        }
+    }
+
+    const StageSpec& spec_;
+    const NestLayout& nest_;
+    const Workload& w_;
+    int nRanks_ = 0;
+    int leafPos_ = 0, boundary_ = 0;
+    std::vector<Vec> stepVec_;
+    std::vector<std::int64_t> extFull_, extLast_;
+    std::vector<int> childLoops_;
+    std::vector<Child> children_;
+    std::vector<ChildClass> classes_;
+    std::int64_t gridX_ = 1, gridY_ = 1;
+    std::vector<int> grid_;
+    std::vector<Cat> instCats_;
+    std::unordered_map<Key, RunResult, KeyHash> memo_;
+};
+
+} // namespace
+
+void walkStage(const StageSpec& spec, StageResult& out)
+{
+    StageWalker walker(spec);
+    clearStageResult(out);
+    walker.run(out);
+}
+
+} // namespace nestor::model
