@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages Nestor builds and tests with (idempotent).
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev
-          libqcustomplot-dev libeigen3-dev coinor-libipopt-dev libyaml-cpp-dev xvfb xauth)
+          libqcustomplot-dev libeigen3-dev coinor-libipopt-dev libyaml-cpp-dev xvfb xauth appstream)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
