@@ -75,7 +75,8 @@ void EnergyBreakdownChart::resetPlot(const QString& title)
 {
     showLegend(false);
     plot_->clearPlottables();
-    title_->setText(title);
+    baseTitle_ = title;
+    title_->setText(note_.isEmpty() ? title : QStringLiteral("%1 (%2)").arg(title, note_));
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     plot_->xAxis->setRange(-0.5, 0.5);
     plot_->yAxis->setRange(0, 1);
@@ -151,6 +152,14 @@ void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void EnergyBreakdownChart::setNote(const QString& note)
+{
+    note_ = note;
+    title_->setText(note_.isEmpty() ? baseTitle_ : QStringLiteral("%1 (%2)").arg(baseTitle_, note_));
+    title_->setTextColor(note_.isEmpty() ? QColor(Qt::black) : QColor(0xB0, 0x00, 0x20));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void EnergyBreakdownChart::replotNow()
 {
     plot_->replot(QCustomPlot::rpImmediateRefresh);
@@ -188,6 +197,16 @@ void EnergyBreakdownChart::exportWithDialog(bool pdf)
     if (path.isEmpty()) return;
     const QString suffix = pdf ? QStringLiteral(".pdf") : QStringLiteral(".png");
     if (!path.endsWith(suffix, Qt::CaseInsensitive)) path += suffix;
+    if (!(pdf ? exportPdf(path) : exportPng(path)))
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
+}
+
+void EnergyBreakdownChart::exportWithDialog()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(), tr("PNG images (*.png);;PDF documents (*.pdf)"));
+    if (path.isEmpty()) return;
+    const bool pdf = path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive);
+    if (!pdf && !path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive)) path += QStringLiteral(".png");
     if (!(pdf ? exportPdf(path) : exportPng(path)))
         QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
 }

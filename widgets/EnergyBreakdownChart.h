@@ -19,11 +19,14 @@ public:
 
     void setEvaluation(const Evaluation& e);  // an invalid evaluation clears the chart
     void clear();
+    // A note after the title, e.g. "last valid evaluation"; empty = none.
+    void setNote(const QString& note);
 
     // Export at the given size in pixels (0 = the widget's size, or 800 x 500 when hidden).
     bool exportPng(const QString& path, int width = 0, int height = 0);
     bool exportPdf(const QString& path, int width = 0, int height = 0);
 
+    void exportWithDialog();                // asks for a .png or .pdf file
     void replotNow();                       // draw pending changes immediately (before a grab)
     int stackElementCount() const;          // bar series currently shown, MAC bar included
     QCustomPlot* plot() const { return plot_; }
@@ -40,6 +43,8 @@ private:
     QCustomPlot* plot_;
     QCPTextElement* title_;
     QCPLayoutGrid* legendRow_;
+    QString baseTitle_;
+    QString note_;
 };
 
 } // namespace nestor::widgets

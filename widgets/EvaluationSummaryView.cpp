@@ -140,6 +140,28 @@ void EvaluationSummaryView::showEvaluation(const QString& title, const Evaluatio
         return;
     }
     setStatus(title, false);
+    fillMetrics(e);
+}
+
+void EvaluationSummaryView::showStale(const QString& title, const Evaluation& lastValid, const Diagnostics& errors)
+{
+    accessModel_->setEvaluation(lastValid);
+    fillMetrics(lastValid);
+    QStringList lines;
+    for (const Diagnostic& d : errors) lines << QString::fromStdString(d.toString());
+    setStatus(tr("%1: the edited mapping is invalid; the figures below (marked *) are of the last valid one.\n%2")
+                  .arg(title, lines.join(QLatin1Char('\n'))),
+              true);
+    for (auto& [metric, label] : values_) label->setText(label->text() + QStringLiteral(" *"));
+}
+
+void EvaluationSummaryView::showUpdating(const QString& title)
+{
+    setStatus(tr("%1 (re-evaluating…)").arg(title), false);
+}
+
+void EvaluationSummaryView::fillMetrics(const Evaluation& e)
+{
     values_[Metric::Macs]->setText(NumberFormat::count(e.macs));
     values_[Metric::Cycles]->setText(NumberFormat::count(e.cycles));
     values_[Metric::Utilization]->setText(NumberFormat::percent(e.utilization));

@@ -24,6 +24,10 @@ public:
     void showPending(const QString& title);                 // "Evaluating <title>…"
     void showEvaluation(const QString& title, const Evaluation& e);
     void showFailure(const QString& title, const QString& message);
+    // The edited mapping is invalid: keeps the figures of `lastValid`, marked as such, and lists `errors`.
+    void showStale(const QString& title, const Evaluation& lastValid, const Diagnostics& errors);
+    // Keeps the figures, says they are being brought up to date.
+    void showUpdating(const QString& title);
     void clear();
 
     QString metricText(Metric m) const;
@@ -34,6 +38,7 @@ public:
 private:
     void setStatus(const QString& text, bool alarming);
     void clearMetrics();
+    void fillMetrics(const Evaluation& e);
 
     QLabel* status_;
     std::map<Metric, QLabel*> values_;

@@ -2,7 +2,10 @@
 
 #include "models/LoopNestModel.h"
 
+#include <QAction>
+#include <QContextMenuEvent>
 #include <QHeaderView>
+#include <QMenu>
 
 namespace nestor::widgets {
 
@@ -11,27 +14,92 @@ LoopNestView::LoopNestView(QWidget* parent) : QTreeView(parent), model_(new Loop
     setModel(model_);
     setUniformRowHeights(false);
     setAlternatingRowColors(true);
-    setSelectionMode(QAbstractItemView::ExtendedSelection);
+    setSelectionMode(QAbstractItemView::SingleSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setTextElideMode(Qt::ElideRight);
     setIndentation(14);
     header()->setStretchLastSection(true);
     connect(model_, &QAbstractItemModel::modelReset, this, &LoopNestView::refreshLayout);
+    connect(model_, &LoopNestModel::factorEditRequested, this, &LoopNestView::factorEditRequested);
+
+    auto* up = new QAction(tr("Move loop out"), this);
+    up->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up));
+    up->setShortcutContext(Qt::WidgetShortcut);
+    connect(up, &QAction::triggered, this, [this] { moveCurrentLoop(-1); });
+    auto* down = new QAction(tr("Move loop in"), this);
+    down->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Down));
+    down->setShortcutContext(Qt::WidgetShortcut);
+    connect(down, &QAction::triggered, this, [this] { moveCurrentLoop(1); });
+    addAction(up);
+    addAction(down);
+}
+
+void LoopNestView::setEditable(bool editable)
+{
+    model_->setEditable(editable);
+    setEditTriggers(editable ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                             : QAbstractItemView::NoEditTriggers);
 }
 
 void LoopNestView::setMapping(const Workload& w, const Architecture& a, const Mapping& m)
 {
+    const QModelIndex current = currentIndex();
+    if (pendingSelection_.level < 0 && current.isValid())
+        pendingSelection_ = {current.data(LoopNestModel::LevelRole).toInt(), current.data(LoopNestModel::LoopKindRole).toInt(),
+                             current.data(LoopNestModel::LoopIndexRole).toInt()};
     model_->setMapping(w, a, m);
 }
 
 void LoopNestView::setEvaluation(const Evaluation& e)
 {
+    const QModelIndex current = currentIndex();
+    if (pendingSelection_.level < 0 && current.isValid())
+        pendingSelection_ = {current.data(LoopNestModel::LevelRole).toInt(), current.data(LoopNestModel::LoopKindRole).toInt(),
+                             current.data(LoopNestModel::LoopIndexRole).toInt()};
     model_->setEvaluation(e);
 }
 
 void LoopNestView::clear()
 {
+    pendingSelection_ = {};
     model_->clear();
+}
+
+bool LoopNestView::moveCurrentLoop(int delta)
+{
+    const QModelIndex current = currentIndex();
+    if (!current.isValid() || current.data(LoopNestModel::RowKindRole).toInt() != int(LoopNestModel::RowKind::Loop)) return false;
+    const int level = current.data(LoopNestModel::LevelRole).toInt();
+    const int kind = current.data(LoopNestModel::LoopKindRole).toInt();
+    const int index = current.data(LoopNestModel::LoopIndexRole).toInt();
+    pendingSelection_ = {level, kind, index + delta};
+    emit loopMoveRequested(level, kind, index, delta);
+    return true;
+}
+
+void LoopNestView::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (!model_->isEditable()) return;
+    const QModelIndex at = indexAt(event->pos());
+    if (!at.isValid()) return;
+    const auto kind = LoopNestModel::RowKind(at.data(LoopNestModel::RowKindRole).toInt());
+    const int level = at.data(LoopNestModel::LevelRole).toInt();
+    QMenu menu(this);
+    if (kind == LoopNestModel::RowKind::Loop) {
+        setCurrentIndex(at.siblingAtColumn(0));
+        menu.addAction(tr("Edit factor…"), this, [this, at] { edit(at.siblingAtColumn(0)); });
+        menu.addAction(tr("Move loop out\tCtrl+Up"), this, [this] { moveCurrentLoop(-1); });
+        menu.addAction(tr("Move loop in\tCtrl+Down"), this, [this] { moveCurrentLoop(1); });
+    } else if (kind == LoopNestModel::RowKind::Level && model_->workload()) {
+        const Workload& w = *model_->workload();
+        for (int t = 0; t < w.numTensors(); ++t) {
+            QAction* a = menu.addAction(tr("Keep %1").arg(QString::fromStdString(w.tensors[std::size_t(t)].name)));
+            a->setCheckable(true);
+            a->setChecked(model_->keeps(level, t));
+            connect(a, &QAction::toggled, this, [this, level, t](bool keep) { emit keepChangeRequested(level, t, keep); });
+        }
+    }
+    if (!menu.isEmpty()) menu.exec(event->globalPos());
 }
 
 void LoopNestView::refreshLayout()
@@ -44,6 +112,11 @@ void LoopNestView::refreshLayout()
         for (int c = 0; c < model_->rowCount(top); ++c) setFirstColumnSpanned(c, top, true);
     }
     for (int c = 0; c < LoopNestModel::ColumnCount - 1; ++c) resizeColumnToContents(c);
+    if (pendingSelection_.level >= 0) {
+        const QModelIndex sel = model_->loopIndex(pendingSelection_.level, pendingSelection_.kind, pendingSelection_.index);
+        if (sel.isValid()) setCurrentIndex(sel);
+        pendingSelection_ = {};
+    }
 }
 
 } // namespace nestor::widgets

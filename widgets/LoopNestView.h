@@ -1,5 +1,9 @@
 #pragma once
 // A tree view of the mapping's loop nest (see LoopNestModel), kept fully expanded.
+// When editable: double-click (or F2) a loop to change its factor ("16" or "16/5" for
+// bound/residual), Ctrl+Up / Ctrl+Down move it out / in within its level, and the context
+// menu of a level toggles keep/bypass per tensor. Edits are requests (signals); the owner
+// changes the mapping and sets it again.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "model/Evaluation.h"
@@ -19,13 +23,27 @@ public:
     void setMapping(const Workload& w, const Architecture& a, const Mapping& m);
     void setEvaluation(const Evaluation& e);
     void clear();
+    void setEditable(bool editable);
 
     LoopNestModel* loopNestModel() const { return model_; }
+    // Moves the selected loop; false when no loop is selected.
+    bool moveCurrentLoop(int delta);
+
+signals:
+    void factorEditRequested(int level, int loopKind, int loopIndex, qint64 bound, qint64 residual);
+    void loopMoveRequested(int level, int loopKind, int loopIndex, int delta);
+    void keepChangeRequested(int level, int tensor, bool keep);
+
+protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void refreshLayout();
 
     LoopNestModel* model_;
+    struct Selection {
+        int level = -1, kind = -1, index = -1;
+    } pendingSelection_;
 };
 
 } // namespace nestor::widgets

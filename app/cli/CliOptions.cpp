@@ -10,6 +10,12 @@ std::string generalUsage()
            "  eval PROJECT [--mapping NAME] [--format text|json|csv]\n"
            "        Evaluate one mapping of a project file: cycles, utilization, energy,\n"
            "        pJ/MAC, EDP, area, per level and tensor accesses, and the loop nest.\n"
+           "  search PROJECT [--layer L] [--mapspace pfm|ruby|ruby-s|ruby-t] [--algorithm A] ...\n"
+           "        Search a mapspace for the best mapping of one layer; write it as a project\n"
+           "        and as a Timeloop mapping.\n"
+           "  sweep PROJECT [--layer L] [--arrays 2x7,...,16x16] [--mapspace pfm,ruby-s] ...\n"
+           "        Search the layer on a range of PE arrays; report best EDP, area and the\n"
+           "        area-vs-EDP Pareto front per mapspace.\n"
            "  check-reference FILE...\n"
            "        Evaluate Timeloop reference cases and compare every figure with the\n"
            "        recorded output. Exit status 0 only if every case passes.\n"
@@ -50,6 +56,51 @@ std::string checkReferenceUsage()
            "\n"
            "Exit status: 0 every case passes, 1 some field differs or a mapping is invalid,\n"
            "2 usage error, 3 a case file cannot be read.\n";
+}
+
+std::string searchUsage()
+{
+    return "Usage: nestor-cli search PROJECT [options]\n"
+           "\n"
+           "Searches a mapspace of the project's architecture for the best mapping of one layer.\n"
+           "Every candidate is scored by the cost model. Ctrl-C stops the search and reports the\n"
+           "best mapping so far; a second Ctrl-C exits at once.\n"
+           "\n"
+           "  -l, --layer NAME        workload to map (default: job.workload, else the first)\n"
+           "  --mapspace KIND         pfm | ruby | ruby-s (default) | ruby-t\n"
+           "  --algorithm NAME        exhaustive | random (default) | random-pruned | hybrid | annealing\n"
+           "  --threads N             search threads (default 1)\n"
+           "  --seed S                random seed (default 1); same seed and threads, same result\n"
+           "  --metric LIST           ranking, e.g. edp (default) or delay,energy; also last-level-accesses\n"
+           "  --budget N              stop after N evaluated mappings in all\n"
+           "  --search-size N         stop after N valid mappings in all\n"
+           "  --timeout N             stop a thread after N consecutive invalid mappings (default 1000)\n"
+           "  --victory N             stop a thread after N consecutive valid mappings without\n"
+           "                          improvement (default 500; 0 = off)\n"
+           "  --out FILE              the project with the best mapping added (Nestor YAML)\n"
+           "  --timeloop-out FILE     the best mapping in Timeloop's mapping YAML\n"
+           "  --json FILE, --csv FILE the best mapping's figures\n"
+           "  -q, --quiet             no progress line on stderr\n"
+           "\n"
+           "Exit status: 0 a valid mapping was found, 1 none found, 2 usage error, 3 input error.\n";
+}
+
+std::string sweepUsage()
+{
+    return "Usage: nestor-cli sweep PROJECT [options]\n"
+           "\n"
+           "Resizes the project's PE array (every level with as many instances as the MACs, and\n"
+           "the per-column levels) and searches the layer on each size with each mapspace.\n"
+           "Prints per configuration the best EDP, energy, cycles, utilization and area, and the\n"
+           "configurations on the area-vs-EDP Pareto front of each mapspace.\n"
+           "\n"
+           "  -l, --layer NAME        workload (default: job.workload, else the first)\n"
+           "  --arrays LIST           X x Y sizes (default 2x7,4x7,7x7,8x8,14x8,14x12,16x12,16x16)\n"
+           "  --mapspace LIST         e.g. pfm,ruby-s (default)\n"
+           "  --algorithm, --threads, --seed, --metric, --budget, --search-size, --timeout,\n"
+           "  --victory               as for search\n"
+           "  --csv FILE, --json FILE the table\n"
+           "  -q, --quiet             no progress line on stderr\n";
 }
 
 namespace {
@@ -118,6 +169,77 @@ Command parseCheck(const std::vector<std::string>& args)
     return c;
 }
 
+std::vector<std::string> splitList(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == ',') {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+long long number(const std::string& option, const std::string& v, long long min, const std::string& usage)
+{
+    std::size_t used = 0;
+    long long n = 0;
+    try {
+        n = std::stoll(v, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != v.size() || v.empty() || n < min)
+        throw UsageError("option " + option + " needs an integer >= " + std::to_string(min) + " (got '" + v + "')", usage);
+    return n;
+}
+
+Command parseSearchLike(const std::vector<std::string>& args, bool sweep)
+{
+    Command c;
+    c.kind = sweep ? Command::Kind::Sweep : Command::Kind::Search;
+    const std::string usage = sweep ? sweepUsage() : searchUsage();
+    SearchCliOptions& o = c.search;
+    if (sweep) {
+        o.mapspaces = {"pfm", "ruby-s"};
+        o.arrays = {"2x7", "4x7", "7x7", "8x8", "14x8", "14x12", "16x12", "16x16"};
+    }
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string v;
+        if (isHelp(a)) return Command{Command::Kind::Help, usage, {}, {}, {}};
+        if (a == "-q" || a == "--quiet") o.quiet = true;
+        else if (takeValue(args, i, "-l", "--layer", v, usage)) o.layer = v;
+        else if (takeValue(args, i, "", "--mapspace", v, usage)) o.mapspaces = splitList(v);
+        else if (takeValue(args, i, "", "--algorithm", v, usage)) o.algorithm = v;
+        else if (takeValue(args, i, "", "--threads", v, usage)) o.threads = static_cast<int>(number(a, v, 1, usage));
+        else if (takeValue(args, i, "", "--seed", v, usage)) o.seed = static_cast<unsigned long long>(number(a, v, 0, usage));
+        else if (takeValue(args, i, "", "--metric", v, usage)) o.metrics = v;
+        else if (takeValue(args, i, "", "--budget", v, usage)) o.budget = number(a, v, 0, usage);
+        else if (takeValue(args, i, "", "--search-size", v, usage)) o.searchSize = number(a, v, 0, usage);
+        else if (takeValue(args, i, "", "--timeout", v, usage)) o.timeout = number(a, v, 0, usage);
+        else if (takeValue(args, i, "", "--victory", v, usage)) o.victory = number(a, v, 0, usage);
+        else if (!sweep && takeValue(args, i, "-o", "--out", v, usage)) o.out = v;
+        else if (!sweep && takeValue(args, i, "", "--timeloop-out", v, usage)) o.timeloopOut = v;
+        else if (takeValue(args, i, "", "--json", v, usage)) o.json = v;
+        else if (takeValue(args, i, "", "--csv", v, usage)) o.csv = v;
+        else if (sweep && takeValue(args, i, "", "--arrays", v, usage)) o.arrays = splitList(v);
+        else if (!a.empty() && a[0] == '-' && a != "-") throw UsageError("unknown option '" + a + "'", usage);
+        else if (o.project.empty()) o.project = a;
+        else throw UsageError("one project file only (got '" + o.project + "' and '" + a + "')", usage);
+    }
+    if (o.project.empty()) throw UsageError(std::string(sweep ? "sweep" : "search") + " needs a project file", usage);
+    if (o.mapspaces.empty() || (!sweep && o.mapspaces.size() != 1))
+        throw UsageError(sweep ? "--mapspace needs at least one mapspace" : "search takes one mapspace", usage);
+    if (sweep && o.arrays.empty()) throw UsageError("--arrays needs at least one size", usage);
+    return c;
+}
+
 } // namespace
 
 Command parseCommandLine(const std::vector<std::string>& args)
@@ -128,11 +250,15 @@ Command parseCommandLine(const std::vector<std::string>& args)
         if (args.size() > 1 && args[1] == "eval") return Command{Command::Kind::Help, evalUsage(), {}, {}};
         if (args.size() > 1 && args[1] == "check-reference")
             return Command{Command::Kind::Help, checkReferenceUsage(), {}, {}};
+        if (args.size() > 1 && args[1] == "search") return Command{Command::Kind::Help, searchUsage(), {}, {}};
+        if (args.size() > 1 && args[1] == "sweep") return Command{Command::Kind::Help, sweepUsage(), {}, {}};
         return Command{Command::Kind::Help, generalUsage(), {}, {}};
     }
     if (cmd == "--version") return Command{Command::Kind::Version, {}, {}, {}};
     if (cmd == "eval") return parseEval(args);
     if (cmd == "check-reference") return parseCheck(args);
+    if (cmd == "search") return parseSearchLike(args, false);
+    if (cmd == "sweep") return parseSearchLike(args, true);
     throw UsageError("unknown command '" + cmd + "'", generalUsage());
 }
 

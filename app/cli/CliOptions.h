@@ -18,12 +18,34 @@ struct CheckReferenceOptions {
     bool legacyZeroTranslation = false;
 };
 
+// Options shared by `search` and `sweep`.
+struct SearchCliOptions {
+    std::string project;
+    std::string layer;               // workload name; empty = job default or the first workload
+    std::vector<std::string> mapspaces{"ruby-s"};  // search: exactly one; sweep: a list
+    std::string algorithm = "random";
+    int threads = 1;
+    unsigned long long seed = 1;
+    std::string metrics = "edp";
+    long long budget = 0;            // evaluated mappings in all (0 = no limit)
+    long long searchSize = 0;        // valid mappings in all (0 = no limit)
+    long long timeout = 1000;        // consecutive invalid mappings per thread
+    long long victory = 500;         // consecutive non-improving valid mappings per thread (0 = off)
+    std::string out;                 // search: project with the best mapping added
+    std::string timeloopOut;         // search: best mapping in Timeloop's format
+    std::string json;
+    std::string csv;
+    std::vector<std::string> arrays; // sweep: "XxY" PE arrays
+    bool quiet = false;              // no progress line
+};
+
 struct Command {
-    enum class Kind { Help, Version, Eval, CheckReference };
+    enum class Kind { Help, Version, Eval, CheckReference, Search, Sweep };
     Kind kind = Kind::Help;
     std::string helpText;        // for Help: the text to print
     EvalOptions eval;
     CheckReferenceOptions check;
+    SearchCliOptions search;         // Search and Sweep
 };
 
 class UsageError : public std::runtime_error {
@@ -41,5 +63,7 @@ Command parseCommandLine(const std::vector<std::string>& args);
 std::string generalUsage();
 std::string evalUsage();
 std::string checkReferenceUsage();
+std::string searchUsage();
+std::string sweepUsage();
 
 } // namespace nestor::cli

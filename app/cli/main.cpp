@@ -3,6 +3,8 @@
 #include "CliOptions.h"
 #include "EvalCommand.h"
 #include "ExitCodes.h"
+#include "SearchCommand.h"
+#include "SweepCommand.h"
 
 #include <exception>
 #include <iostream>
@@ -28,6 +30,8 @@ int main(int argc, char** argv)
         case Command::Kind::Version: std::cout << "nestor-cli " << NESTOR_VERSION << "\n"; return kExitOk;
         case Command::Kind::Eval: return runEval(cmd.eval, std::cout, std::cerr);
         case Command::Kind::CheckReference: return runCheckReference(cmd.check, std::cout, std::cerr);
+        case Command::Kind::Search: return runSearchCommand(cmd.search, std::cout, std::cerr);
+        case Command::Kind::Sweep: return runSweepCommand(cmd.search, std::cout, std::cerr);
         }
     } catch (const std::exception& e) {
         std::cerr << "nestor-cli: internal error: " << e.what() << "\n";

@@ -13,6 +13,12 @@ QString tr(const char* text)
 }
 } // namespace
 
+QStringList CommandLineOptions::viewNames()
+{
+    return {QStringLiteral("mapping"), QStringLiteral("roofline"), QStringLiteral("capacity"), QStringLiteral("layers"),
+            QStringLiteral("architecture"), QStringLiteral("compare"), QStringLiteral("network")};
+}
+
 CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -27,8 +33,13 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         tr("Render the window once the evaluation has finished, save it as PNG and exit."),
                                         QStringLiteral("OUT.png"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  tr("View to show: mapping, roofline, capacity, layers, architecture, compare "
+                                     "(pins the project's mappings) or network (evaluates it)."),
+                                  QStringLiteral("NAME"));
     parser.addOption(mapping);
     parser.addOption(screenshot);
+    parser.addOption(view);
 
     CommandLineOptions options;
     const bool parsed = parser.parse(arguments);
@@ -49,6 +60,8 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
         options.message = parser.errorText();
     } else if (positional.size() > 1) {
         options.message = tr("Expected at most one project file, got %1.").arg(positional.size());
+    } else if (parser.isSet(view) && !viewNames().contains(parser.value(view))) {
+        options.message = tr("Unknown view \"%1\" (%2).").arg(parser.value(view), viewNames().join(QStringLiteral(", ")));
     } else if (parser.isSet(mapping) && positional.isEmpty()) {
         options.message = tr("--mapping needs a project file.");
     } else {
@@ -56,6 +69,7 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
         options.projectPath = positional.value(0);
         options.mapping = parser.value(mapping);
         options.screenshotPath = parser.value(screenshot);
+        options.view = parser.value(view);
     }
     return options;
 }

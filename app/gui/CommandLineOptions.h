@@ -1,5 +1,5 @@
 #pragma once
-// nestor [PROJECT.yaml] [--mapping NAME] [--screenshot OUT.png]
+// nestor [PROJECT.yaml] [--mapping NAME] [--view NAME] [--screenshot OUT.png]
 #include <QString>
 #include <QStringList>
 
@@ -13,6 +13,9 @@ struct CommandLineOptions {
     QString projectPath;
     QString mapping;         // empty = the project's default
     QString screenshotPath;  // non-empty: render after the evaluation, save, exit
+    QString view;            // one of viewNames(); empty = mapping
+
+    static QStringList viewNames();
 
     // Needs no QCoreApplication, so --help and --version work without a display.
     static CommandLineOptions parse(const QStringList& arguments);

@@ -1,14 +1,19 @@
 #include "EvaluationPanel.h"
 
+#include "CapacityChart.h"
 #include "EnergyBreakdownChart.h"
+#include "RooflineChart.h"
 #include "EvaluationSummaryView.h"
 #include "LoopNestView.h"
 
 #include <QDataStream>
 #include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
 #include <QIODevice>
 #include <QResizeEvent>
 #include <QSplitter>
+#include <QTabWidget>
 
 namespace nestor::app {
 
@@ -17,11 +22,30 @@ EvaluationPanel::EvaluationPanel(QWidget* parent)
       loopNest_(new widgets::LoopNestView),
       summary_(new widgets::EvaluationSummaryView),
       chart_(new widgets::EnergyBreakdownChart),
+      roofline_(new widgets::RooflineChart),
+      capacity_(new widgets::CapacityChart),
+      charts_(new QTabWidget),
       outer_(new QSplitter(Qt::Horizontal, this)),
-      left_(new QSplitter(Qt::Vertical))
+      left_(new QSplitter(Qt::Vertical)),
+      editError_(new QLabel)
 {
-    left_->addWidget(loopNest_);
-    left_->addWidget(chart_);
+    editError_->setObjectName(QStringLiteral("editErrorBanner"));
+    editError_->setWordWrap(true);
+    editError_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    editError_->setStyleSheet(QStringLiteral("QLabel { background: #fde7ea; color: #b00020; border: 1px solid #b00020; padding: 4px; }"));
+    editError_->setVisible(false);
+    auto* nestBox = new QWidget;
+    auto* nestLayout = new QVBoxLayout(nestBox);
+    nestLayout->setContentsMargins(0, 0, 0, 0);
+    nestLayout->setSpacing(2);
+    nestLayout->addWidget(editError_);
+    nestLayout->addWidget(loopNest_, 1);
+    left_->addWidget(nestBox);
+    charts_->addTab(chart_, tr("Energy"));
+    charts_->addTab(roofline_, tr("Roofline"));
+    charts_->addTab(capacity_, tr("Capacity"));
+    charts_->setDocumentMode(true);
+    left_->addWidget(charts_);
     outer_->addWidget(left_);
     outer_->addWidget(summary_);
 
@@ -33,30 +57,97 @@ EvaluationPanel::EvaluationPanel(QWidget* parent)
 void EvaluationPanel::clear()
 {
     title_.clear();
+    lastValid_.reset();
+    stale_ = false;
+    clearEditError();
+    chart_->setNote({});
     loopNest_->clear();
     summary_->clear();
     chart_->clear();
+    roofline_->clear();
+    capacity_->clear();
 }
 
 void EvaluationPanel::showPending(const QString& title, const Workload& w, const Architecture& a, const Mapping& m)
 {
     title_ = title;
+    lastValid_.reset();
+    stale_ = false;
+    clearEditError();
+    chart_->setNote({});
+    architecture_ = a;
     loopNest_->setMapping(w, a, m);
     summary_->showPending(title);
     chart_->clear();
+    roofline_->clear();
+    capacity_->clear();
+}
+
+void EvaluationPanel::showEdited(const Workload& w, const Architecture& a, const Mapping& m)
+{
+    architecture_ = a;
+    loopNest_->setMapping(w, a, m);
+    summary_->showUpdating(title_);
 }
 
 void EvaluationPanel::showEvaluation(const Evaluation& e)
 {
     loopNest_->setEvaluation(e);
+    if (!e.valid && lastValid_) {
+        stale_ = true;
+        summary_->showStale(title_, *lastValid_, e.errors);
+        chart_->setNote(tr("last valid evaluation"));
+        showFigures(*lastValid_);
+        return;
+    }
+    stale_ = false;
+    if (e.valid) lastValid_ = e;
+    chart_->setNote({});
     summary_->showEvaluation(title_, e);
+    showFigures(e);
+}
+
+void EvaluationPanel::showFigures(const Evaluation& e)
+{
     chart_->setEvaluation(e);
+    roofline_->setEvaluation(architecture_, e);
+    capacity_->setEvaluation(architecture_, e);
+}
+
+void EvaluationPanel::showChart(Chart chart)
+{
+    charts_->setCurrentIndex(int(chart));
+}
+
+void EvaluationPanel::replotNow()
+{
+    chart_->replotNow();
+    roofline_->replotNow();
+}
+
+void EvaluationPanel::showEditError(const QString& message)
+{
+    editError_->setText(tr("Edit rejected: %1").arg(message));
+    editError_->setVisible(true);
+}
+
+void EvaluationPanel::clearEditError()
+{
+    editError_->clear();
+    editError_->setVisible(false);
+}
+
+QString EvaluationPanel::editError() const
+{
+    return editError_->text();
 }
 
 void EvaluationPanel::showFailure(const QString& message)
 {
     summary_->showFailure(title_, message);
     chart_->clear();
+    roofline_->clear();
+    capacity_->clear();
 }
 
 QByteArray EvaluationPanel::saveState() const

@@ -1,7 +1,10 @@
 #include "GuiLauncher.h"
 
 #include "CommandLineOptions.h"
+#include "CompareView.h"
+#include "EvaluationPanel.h"
 #include "MainWindow.h"
+#include "NetworkView.h"
 #include "ScreenshotController.h"
 
 #include <QApplication>
@@ -17,6 +20,24 @@ namespace {
 constexpr int kUsageError = 1;
 constexpr int kOpenError = 2;
 constexpr QSize kScreenshotSize(1760, 1000);
+void showView(MainWindow& window, const QString& view)
+{
+    EvaluationPanel* panel = window.evaluationPanel();
+    if (view == QLatin1String("roofline")) panel->showChart(EvaluationPanel::Chart::Roofline);
+    if (view == QLatin1String("capacity")) panel->showChart(EvaluationPanel::Chart::Capacity);
+    if (view == QLatin1String("layers")) window.showTab(MainWindow::Tab::Layers);
+    if (view == QLatin1String("architecture")) window.showTab(MainWindow::Tab::Architecture);
+    if (view == QLatin1String("compare")) {
+        window.showTab(MainWindow::Tab::Compare);
+        for (const ProjectMapping& m : window.project()->mappings)
+            if (window.compareView()->pinCount() < 3) window.compareView()->pin(QString::fromStdString(m.mapping.name));
+    }
+    if (view == QLatin1String("network")) {
+        window.showTab(MainWindow::Tab::Network);
+        window.networkView()->start();
+    }
+}
+
 } // namespace
 
 int launchGui(int& argc, char** argv)
@@ -47,8 +68,10 @@ int launchGui(int& argc, char** argv)
     MainWindow window;
     if (screenshot)
         window.resize(kScreenshotSize);  // the same picture on any screen
-    else
+    else {
         window.usePersistentSettings();
+        window.enableAutosave();
+    }
     std::unique_ptr<ScreenshotController> shooter;
     if (screenshot) shooter = std::make_unique<ScreenshotController>(&window, options.screenshotPath);
     window.show();
@@ -64,6 +87,8 @@ int launchGui(int& argc, char** argv)
             return kOpenError;
         }
     }
+    showView(window, options.view);
+    if (!screenshot && options.projectPath.isEmpty()) window.offerRecovery();
     if (shooter) shooter->start();
     return app.exec();
 }

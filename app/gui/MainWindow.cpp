@@ -1,12 +1,24 @@
 #include "MainWindow.h"
 
+#include "ArchitectureEditor.h"
+#include "AutosaveController.h"
+#include "CompareView.h"
+#include "EnergyBreakdownChart.h"
 #include "EvaluationPanel.h"
 #include "EvaluationRunner.h"
+#include "LayerEditor.h"
 #include "LogDock.h"
+#include "LoopNestView.h"
+#include "NetworkView.h"
 #include "NumberFormat.h"
+#include "ProjectCommands.h"
+#include "ProjectDocument.h"
 #include "ProjectTreeDock.h"
 #include "RecentFilesMenu.h"
+#include "RooflineChart.h"
+#include "io/AtomicFile.h"
 #include "io/ProjectYaml.h"
+#include "io/ResultsExport.h"
 
 #include <QAction>
 #include <QApplication>
@@ -22,7 +34,10 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
+#include <QUndoStack>
 
 #include <algorithm>
 #include <exception>
@@ -33,23 +48,39 @@ namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kPanelKey = QStringLiteral("mainWindow/evaluationPanel");
+const QString kTabKey = QStringLiteral("mainWindow/tab");
 const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
+constexpr int kReevaluateDelayMs = 100;  // edits in a burst evaluate once
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
+      document_(new ProjectDocument(this)),
+      tabs_(new QTabWidget(this)),
       panel_(new EvaluationPanel(this)),
+      layerEditor_(new LayerEditor(document_, this)),
+      archEditor_(new ArchitectureEditor(document_, this)),
+      compareView_(new CompareView(document_, this)),
+      networkView_(new NetworkView(document_, this)),
       projectDock_(new ProjectTreeDock(this)),
       logDock_(new LogDock(this)),
       runner_(new EvaluationRunner(this)),
+      reevaluateTimer_(new QTimer(this)),
       statusLabel_(new QLabel(this)),
       busyIndicator_(new QProgressBar(this))
 {
-    setCentralWidget(panel_);
+    tabs_->setObjectName(QStringLiteral("centralTabs"));
+    tabs_->addTab(panel_, tr("Mapping"));
+    tabs_->addTab(layerEditor_, tr("Layers"));
+    tabs_->addTab(archEditor_, tr("Architecture"));
+    tabs_->addTab(compareView_, tr("Compare"));
+    tabs_->addTab(networkView_, tr("Network"));
+    tabs_->setDocumentMode(true);
+    setCentralWidget(tabs_);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock_);
     addDockWidget(Qt::BottomDockWidgetArea, logDock_);
     resizeDocks({projectDock_}, {190}, Qt::Horizontal);
-    resizeDocks({logDock_}, {140}, Qt::Vertical);
+    resizeDocks({logDock_}, {120}, Qt::Vertical);
 
     busyIndicator_->setRange(0, 0);
     busyIndicator_->setMaximumWidth(160);
@@ -57,9 +88,20 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(statusLabel_, 1);
     statusBar()->addPermanentWidget(busyIndicator_);
 
+    reevaluateTimer_->setSingleShot(true);
+    reevaluateTimer_->setInterval(kReevaluateDelayMs);
+    connect(reevaluateTimer_, &QTimer::timeout, this, &MainWindow::reevaluateCurrent);
+
     createMenus();
+    connectEditing();
     connect(projectDock_, &ProjectTreeDock::mappingActivated, this, &MainWindow::evaluateMapping);
     connect(runner_, &EvaluationRunner::finished, this, &MainWindow::onEvaluationFinished);
+    connect(document_, &ProjectDocument::contentReset, this, &MainWindow::onDocumentReset);
+    connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
+    connect(document_, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(document_, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(compareView_, &CompareView::message, logDock_, &LogDock::info);
+    connect(networkView_, &NetworkView::message, logDock_, &LogDock::info);
 
     // 90 % of the screen, within 1280 x 800 .. 1800 x 1100; saved geometry overrides it.
     const QSize available = screen() ? screen()->availableSize() : QSize(1600, 1000);
@@ -76,6 +118,10 @@ void MainWindow::createMenus()
     QToolBar* toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
 
+    QAction* newAction = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("&New Project"), this, [this] {
+        if (maybeSave()) newProject();
+    });
+    newAction->setShortcut(QKeySequence::New);
     QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Project…"), this,
                                     &MainWindow::openWithDialog);
     open->setShortcut(QKeySequence::Open);
@@ -83,18 +129,46 @@ void MainWindow::createMenus()
 
     recentMenu_ = new RecentFilesMenu(this);
     file->addMenu(recentMenu_);
-    connect(recentMenu_, &RecentFilesMenu::fileTriggered, this, &MainWindow::openAndShowDefault);
+    connect(recentMenu_, &RecentFilesMenu::fileTriggered, this, [this](const QString& path) {
+        if (maybeSave()) openAndShowDefault(path);
+    });
 
     reloadAction_ = file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload Project"), this,
                                     [this] { reloadProject(); });
     reloadAction_->setShortcut(QKeySequence::Refresh);
     reloadAction_->setEnabled(false);
-    toolBar->addAction(reloadAction_);
+
+    file->addSeparator();
+    QAction* save = file->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this,
+                                    [this] { saveProject(); });
+    save->setShortcut(QKeySequence::Save);
+    toolBar->addAction(save);
+    QAction* saveAs = file->addAction(tr("Save &As…"), this, [this] { saveWithDialog(); });
+    saveAs->setShortcut(QKeySequence::SaveAs);
+
+    file->addSeparator();
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Results as CSV or JSON…"), this, &MainWindow::exportResultsWithDialog);
+    exportMenu->addAction(tr("Energy chart…"), this, [this] { panel_->energyChart()->exportWithDialog(); });
+    exportMenu->addAction(tr("Roofline chart…"), this, [this] { panel_->rooflineChart()->exportWithDialog(); });
 
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    redo->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    edit->addAction(undo);
+    edit->addAction(redo);
+    toolBar->addSeparator();
+    toolBar->addAction(undo);
+    toolBar->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(projectDock_->toggleViewAction());
@@ -110,8 +184,44 @@ void MainWindow::createMenus()
     });
 }
 
+void MainWindow::connectEditing()
+{
+    widgets::LoopNestView* nest = panel_->loopNestView();
+    nest->setEditable(true);
+    using commands::LoopKind;
+    connect(nest, &widgets::LoopNestView::factorEditRequested, this,
+            [this](int level, int kind, int index, qint64 bound, qint64 residual) {
+                if (bound < 0) {
+                    reportEditError(tr("A factor is a positive number, or bound/residual such as 16/5."));
+                    return;
+                }
+                reportEditError(commands::setLoopFactor(*document_, {currentMapping_, level, LoopKind(kind), index}, bound, residual));
+            });
+    connect(nest, &widgets::LoopNestView::loopMoveRequested, this, [this](int level, int kind, int index, int delta) {
+        reportEditError(commands::moveLoop(*document_, {currentMapping_, level, LoopKind(kind), index}, delta));
+    });
+    connect(nest, &widgets::LoopNestView::keepChangeRequested, this, [this](int level, int tensor, bool keep) {
+        reportEditError(commands::setKeep(*document_, currentMapping_, level, tensor, keep));
+    });
+    connect(layerEditor_, &LayerEditor::editRejected, this, &MainWindow::reportEditError);
+    connect(archEditor_, &ArchitectureEditor::editRejected, this, &MainWindow::reportEditError);
+}
+
+void MainWindow::reportEditError(const QString& error)
+{
+    if (error.isEmpty()) {
+        panel_->clearEditError();
+        return;
+    }
+    panel_->showEditError(error);
+    logDock_->warning(tr("Edit rejected: %1").arg(error));
+    statusLabel_->setText(tr("Edit rejected: %1").arg(error.section(QLatin1Char('\n'), 0, 0)));
+    lastError_ = error;
+}
+
 void MainWindow::openWithDialog()
 {
+    if (!maybeSave()) return;
     const QString dir = persistent_ ? QSettings().value(kLastDirKey).toString() : QString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Nestor project"), dir,
                                                       tr("Nestor projects (*.yaml *.yml);;All files (*)"));
@@ -127,45 +237,148 @@ void MainWindow::openAndShowDefault(const QString& path)
 
 bool MainWindow::openProject(const QString& path)
 {
-    Project loaded;
-    try {
-        loaded = readProject(path.toStdString());
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot open %1").arg(QDir::toNativeSeparators(path)), QString::fromStdString(e.what()));
+    QString error;
+    if (!document_->load(path, &error)) {
+        reportError(tr("Cannot open %1").arg(QDir::toNativeSeparators(path)), error);
         return false;
     }
-    runner_->discardPending();
-    setBusy(false);
-    project_ = std::move(loaded);
-    projectPath_ = path;
-    currentMapping_.clear();
-    projectDock_->setProject(*project_);
-    panel_->clear();
     reloadAction_->setEnabled(true);
     if (persistent_) recentMenu_->addFile(path);
-    updateTitle();
-    logDock_->info(tr("Opened %1: %n workload(s)", nullptr, int(project_->workloads.size()))
-                       .arg(QDir::toNativeSeparators(path)) +
-                   tr(", %n mapping(s)", nullptr, int(project_->mappings.size())));
-    statusLabel_->setText(project_->mappings.empty() ? tr("The project has no mappings.")
-                                                     : tr("Choose a mapping in the project tree."));
+    const Project& p = document_->project();
+    logDock_->info(tr("Opened %1: %n workload(s)", nullptr, int(p.workloads.size())).arg(QDir::toNativeSeparators(path)) +
+                   tr(", %n mapping(s)", nullptr, int(p.mappings.size())));
+    statusLabel_->setText(p.mappings.empty() ? tr("The project has no mappings.") : tr("Choose a mapping in the project tree."));
     return true;
+}
+
+void MainWindow::newProject()
+{
+    document_->reset(ProjectDocument::emptyProject(), QString());
+    reloadAction_->setEnabled(false);
+    logDock_->info(tr("New project"));
 }
 
 bool MainWindow::reloadProject()
 {
-    if (projectPath_.isEmpty()) return false;
+    if (document_->path().isEmpty()) return false;
     const QString mapping = currentMapping_;
-    if (!openProject(projectPath_)) return false;
-    if (!mapping.isEmpty() && project_->findMapping(mapping.toStdString())) selectMapping(mapping);
+    if (!openProject(document_->path())) return false;
+    if (!mapping.isEmpty() && document_->project().findMapping(mapping.toStdString())) selectMapping(mapping);
     return true;
+}
+
+bool MainWindow::saveProject()
+{
+    if (document_->path().isEmpty()) return saveWithDialog();
+    return saveProjectAs(document_->path());
+}
+
+bool MainWindow::saveProjectAs(const QString& path)
+{
+    QString error;
+    if (!document_->saveAs(path, &error)) {
+        reportError(tr("Cannot save %1").arg(QDir::toNativeSeparators(path)), error);
+        return false;
+    }
+    if (persistent_) recentMenu_->addFile(path);
+    logDock_->info(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    statusLabel_->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+bool MainWindow::saveWithDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Nestor project"), document_->path(),
+                                                      tr("Nestor projects (*.yaml *.yml)"));
+    if (path.isEmpty()) return false;
+    return saveProjectAs(path.endsWith(QStringLiteral(".yaml")) || path.endsWith(QStringLiteral(".yml")) ? path : path + ".yaml");
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!document_->isModified()) return true;
+    const auto answer = QMessageBox::warning(this, tr("Nestor"), tr("%1 has unsaved changes.").arg(document_->displayName()),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save) return saveProject();
+    return answer == QMessageBox::Discard;
+}
+
+bool MainWindow::exportResults(const QString& path)
+{
+    const Evaluation* e = panel_->lastValidEvaluation();
+    if (!e) {
+        reportError(tr("Nothing to export"), tr("No valid evaluation is shown."));
+        return false;
+    }
+    const Project& p = document_->project();
+    const ProjectMapping* pm = p.findMapping(currentMapping_.toStdString());
+    const ResultsMeta meta{p.name, pm ? pm->workload : std::string(), currentMapping_.toStdString(), p.architecture.name};
+    try {
+        const bool json = path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+        writeFileAtomically(path.toStdString(), json ? evaluationToJson(*e, meta) : evaluationToCsv(*e, meta));
+    } catch (const std::exception& ex) {
+        reportError(tr("Cannot export to %1").arg(QDir::toNativeSeparators(path)), QString::fromStdString(ex.what()));
+        return false;
+    }
+    logDock_->info(tr("Exported results to %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void MainWindow::exportResultsWithDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export results"), QString(),
+                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    if (!path.isEmpty()) exportResults(path);
+}
+
+void MainWindow::enableAutosave(int intervalMs)
+{
+    if (!autosave_) autosave_ = new AutosaveController(document_, intervalMs, this);
+}
+
+bool MainWindow::restoreRecovery()
+{
+    if (!AutosaveController::recoveryExists()) return false;
+    Project p;
+    try {
+        p = readProject(AutosaveController::recoveryFilePath().toStdString());
+    } catch (const std::exception& e) {
+        reportError(tr("The recovery file cannot be read"), QString::fromStdString(e.what()));
+        return false;
+    }
+    const QString origin = AutosaveController::recoveryOriginPath();
+    p.path = origin.toStdString();
+    document_->reset(std::move(p), origin, true);
+    reloadAction_->setEnabled(!origin.isEmpty());
+    logDock_->warning(tr("Restored unsaved changes of %1 from the last session.").arg(document_->displayName()));
+    selectDefaultMapping();
+    return true;
+}
+
+void MainWindow::offerRecovery()
+{
+    if (!AutosaveController::recoveryExists()) return;
+    const QString origin = AutosaveController::recoveryOriginPath();
+    const auto answer = QMessageBox::question(
+        this, tr("Restore unsaved changes?"),
+        tr("Nestor did not close normally. Restore the unsaved changes of %1?")
+            .arg(origin.isEmpty() ? tr("an untitled project") : QDir::toNativeSeparators(origin)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes)
+        restoreRecovery();
+    else
+        AutosaveController::discardRecovery();
+}
+
+const Project* MainWindow::project() const
+{
+    return &document_->project();
 }
 
 bool MainWindow::selectMapping(const QString& name)
 {
-    if (!project_ || !project_->findMapping(name.toStdString())) {
-        reportError(tr("No mapping named \"%1\"").arg(name),
-                    project_ ? tr("The project does not define it.") : tr("No project is open."));
+    if (!document_->project().findMapping(name.toStdString())) {
+        reportError(tr("No mapping named \"%1\"").arg(name), tr("The project does not define it."));
         return false;
     }
     projectDock_->setCurrentMapping(name);
@@ -175,35 +388,77 @@ bool MainWindow::selectMapping(const QString& name)
 
 bool MainWindow::selectDefaultMapping()
 {
-    const ProjectMapping* pm = project_ ? project_->selectMapping() : nullptr;
+    const ProjectMapping* pm = document_->project().selectMapping();
     return pm && selectMapping(QString::fromStdString(pm->mapping.name));
 }
 
 bool MainWindow::isEvaluating() const
 {
-    return runner_->hasPendingResult();
+    return runner_->hasPendingResult() || reevaluateTimer_->isActive();
 }
 
 void MainWindow::evaluateMapping(const QString& name)
 {
-    const ProjectMapping* pm = project_ ? project_->findMapping(name.toStdString()) : nullptr;
+    const Project& p = document_->project();
+    const ProjectMapping* pm = p.findMapping(name.toStdString());
     if (!pm) return;
-    const ProjectWorkload* pw = project_->findWorkload(pm->workload);
+    const ProjectWorkload* pw = p.findWorkload(pm->workload);
     if (!pw) {
         reportError(tr("Mapping \"%1\" maps an unknown workload").arg(name),
                     tr("No workload named \"%1\".").arg(QString::fromStdString(pm->workload)));
         return;
     }
+    reevaluateTimer_->stop();
     currentMapping_ = name;
     const QString title = QStringLiteral("%1 → %2").arg(name, QString::fromStdString(pw->workload.name));
-    panel_->showPending(title, pw->workload, project_->architecture, pm->mapping);
+    panel_->showPending(title, pw->workload, p.architecture, pm->mapping);
+    compareView_->setCurrentMapping(name);
     setBusy(true, tr("Evaluating %1…").arg(name));
-    runner_->start({name, pw->workload, project_->architecture, pm->mapping});
+    runner_->start({name, pw->workload, p.architecture, pm->mapping});
+}
+
+void MainWindow::onDocumentReset()
+{
+    runner_->discardPending();
+    reevaluateTimer_->stop();
+    setBusy(false);
+    currentMapping_.clear();
+    projectDock_->setProject(document_->project());
+    panel_->clear();
+    updateTitle();
+}
+
+void MainWindow::onDocumentChanged()
+{
+    projectDock_->setProject(document_->project());
+    const Project& p = document_->project();
+    const ProjectMapping* pm = p.findMapping(currentMapping_.toStdString());
+    const ProjectWorkload* pw = pm ? p.findWorkload(pm->workload) : nullptr;
+    if (!pw) {
+        runner_->discardPending();
+        currentMapping_.clear();
+        panel_->clear();
+        return;
+    }
+    projectDock_->setCurrentMapping(currentMapping_);
+    panel_->showEdited(pw->workload, p.architecture, pm->mapping);
+    reevaluateTimer_->start();  // restarts: a burst of edits evaluates once
+}
+
+void MainWindow::reevaluateCurrent()
+{
+    const Project& p = document_->project();
+    const ProjectMapping* pm = p.findMapping(currentMapping_.toStdString());
+    const ProjectWorkload* pw = pm ? p.findWorkload(pm->workload) : nullptr;
+    if (!pw) return;
+    setBusy(true);
+    runner_->start({currentMapping_, pw->workload, p.architecture, pm->mapping});
 }
 
 void MainWindow::onEvaluationFinished(const EvaluationResult& result)
 {
     setBusy(false);
+    if (result.mappingName != currentMapping_) return;
     if (!result.failure.isEmpty()) {
         panel_->showFailure(result.failure);
         reportError(tr("Evaluating %1 failed").arg(result.mappingName), result.failure);
@@ -221,7 +476,9 @@ void MainWindow::onEvaluationFinished(const EvaluationResult& result)
         } else {
             logDock_->warning(tr("%1 is not a valid mapping:").arg(result.mappingName));
             for (const Diagnostic& d : e.errors) logDock_->warning(QString::fromStdString(d.toString()));
-            statusLabel_->setText(tr("%1 is not a valid mapping.").arg(result.mappingName));
+            statusLabel_->setText(panel_->isShowingStale()
+                                      ? tr("%1 is not a valid mapping; the last valid figures stay (marked *).").arg(result.mappingName)
+                                      : tr("%1 is not a valid mapping.").arg(result.mappingName));
         }
     }
     emit evaluationDisplayed(result.mappingName);
@@ -249,13 +506,17 @@ void MainWindow::setBusy(bool busy, const QString& message)
 
 void MainWindow::updateTitle()
 {
-    if (!project_) {
-        setWindowTitle(tr("Nestor"));
+    setWindowModified(document_->isModified());
+    if (document_->path().isEmpty() && document_->project().mappings.empty() && document_->project().workloads.empty()) {
+        setWindowTitle(tr("Nestor[*]"));
         return;
     }
-    const QString name = project_->name.empty() ? QFileInfo(projectPath_).completeBaseName()
-                                                : QString::fromStdString(project_->name);
-    setWindowTitle(tr("%1 — Nestor").arg(name));
+    setWindowTitle(tr("%1[*] — Nestor").arg(document_->displayName()));
+}
+
+void MainWindow::showTab(Tab tab)
+{
+    tabs_->setCurrentIndex(int(tab));
 }
 
 void MainWindow::usePersistentSettings()
@@ -265,6 +526,7 @@ void MainWindow::usePersistentSettings()
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
     panel_->restoreState(settings.value(kPanelKey).toByteArray());
+    tabs_->setCurrentIndex(settings.value(kTabKey, 0).toInt());
 }
 
 void MainWindow::saveSettings() const
@@ -273,11 +535,17 @@ void MainWindow::saveSettings() const
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
     settings.setValue(kPanelKey, panel_->saveState());
+    settings.setValue(kTabKey, tabs_->currentIndex());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (persistent_ && !maybeSave()) {
+        event->ignore();
+        return;
+    }
     if (persistent_) saveSettings();
+    if (autosave_) AutosaveController::discardRecovery();  // closed on purpose
     QMainWindow::closeEvent(event);
 }
 

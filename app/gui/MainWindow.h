@@ -1,22 +1,30 @@
 #pragma once
-// The workbench window: File menu (open, recent, reload, quit), the project tree and log
-// docks, and the evaluation panel. Choosing a mapping evaluates it in the background.
+// The workbench window: the project document (undo stack, save, autosave), File / Edit /
+// View / Help menus, the project tree and log docks, and the central tabs: the mapping
+// (loop nest, figures, roofline), layers, architecture, compare and network. Choosing a
+// mapping evaluates it in the background; every edit re-evaluates it, debounced.
 #include "io/Project.h"
 
 #include <QMainWindow>
 #include <QPointer>
 
-#include <optional>
-
 class QLabel;
 class QMessageBox;
 class QProgressBar;
+class QTabWidget;
+class QTimer;
 
 namespace nestor::app {
 
+class ArchitectureEditor;
+class AutosaveController;
+class CompareView;
 class EvaluationPanel;
 class EvaluationRunner;
+class LayerEditor;
 class LogDock;
+class NetworkView;
+class ProjectDocument;
 class ProjectTreeDock;
 class RecentFilesMenu;
 struct EvaluationResult;
@@ -24,6 +32,8 @@ struct EvaluationResult;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    enum class Tab { Mapping, Layers, Architecture, Compare, Network };
+
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -31,13 +41,25 @@ public:
     // current project and returns false.
     bool openProject(const QString& path);
     bool reloadProject();
+    void newProject();
+    bool saveProject();                          // asks for a name when the project has none
+    bool saveProjectAs(const QString& path);
     // Shows the mapping's loop nest and starts its evaluation; false if there is no such mapping.
     bool selectMapping(const QString& name);
     // The project's job default, or its first mapping; false if it has none.
     bool selectDefaultMapping();
+    // Writes the current evaluation as CSV or JSON (by the file's suffix).
+    bool exportResults(const QString& path);
+
+    // Autosave every `intervalMs` while modified; a recovery file left by a crash can be restored.
+    void enableAutosave(int intervalMs = 10000);
+    bool restoreRecovery();
+    // Asks (a dialog) whether to restore a recovery file left by the last session.
+    void offerRecovery();
 
     bool isEvaluating() const;
-    const Project* project() const { return project_ ? &*project_ : nullptr; }
+    const Project* project() const;
+    ProjectDocument* document() const { return document_; }
     QString currentMapping() const { return currentMapping_; }
     QString lastError() const { return lastError_; }
 
@@ -45,7 +67,13 @@ public:
     // files) from then on. Without this call the window leaves QSettings alone.
     void usePersistentSettings();
 
+    void showTab(Tab tab);
+    QTabWidget* tabs() const { return tabs_; }
     EvaluationPanel* evaluationPanel() const { return panel_; }
+    LayerEditor* layerEditor() const { return layerEditor_; }
+    ArchitectureEditor* architectureEditor() const { return archEditor_; }
+    CompareView* compareView() const { return compareView_; }
+    NetworkView* networkView() const { return networkView_; }
     ProjectTreeDock* projectDock() const { return projectDock_; }
     LogDock* logDock() const { return logDock_; }
 
@@ -58,25 +86,39 @@ protected:
 
 private:
     void createMenus();
+    void connectEditing();
     void openWithDialog();
+    bool saveWithDialog();
+    void exportResultsWithDialog();
+    bool maybeSave();
     void openAndShowDefault(const QString& path);
     void evaluateMapping(const QString& name);
+    void onDocumentReset();
+    void onDocumentChanged();
+    void reevaluateCurrent();
     void onEvaluationFinished(const EvaluationResult& result);
+    void reportEditError(const QString& error);
     void reportError(const QString& summary, const QString& details);
     void setBusy(bool busy, const QString& message = {});
     void saveSettings() const;
     void updateTitle();
 
-    std::optional<Project> project_;
-    QString projectPath_;
+    ProjectDocument* document_;
+    AutosaveController* autosave_ = nullptr;
     QString currentMapping_;
     QString lastError_;
     bool persistent_ = false;
 
+    QTabWidget* tabs_;
     EvaluationPanel* panel_;
+    LayerEditor* layerEditor_;
+    ArchitectureEditor* archEditor_;
+    CompareView* compareView_;
+    NetworkView* networkView_;
     ProjectTreeDock* projectDock_;
     LogDock* logDock_;
     EvaluationRunner* runner_;
+    QTimer* reevaluateTimer_;
     RecentFilesMenu* recentMenu_ = nullptr;
     QAction* reloadAction_ = nullptr;
     QLabel* statusLabel_;

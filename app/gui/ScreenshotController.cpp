@@ -1,7 +1,9 @@
 #include "ScreenshotController.h"
 
 #include "EnergyBreakdownChart.h"
+#include "CompareView.h"
 #include "EvaluationPanel.h"
+#include "NetworkView.h"
 #include "MainWindow.h"
 
 #include <QCoreApplication>
@@ -13,7 +15,7 @@
 namespace nestor::app {
 
 namespace {
-constexpr int kSettleMs = 300;  // layouts, queued replots and the first paint
+constexpr int kSettleMs = 1000;  // layouts, queued replots, pinned comparisons, the first paint
 }
 
 ScreenshotController::ScreenshotController(MainWindow* window, QString path, QObject* parent)
@@ -41,7 +43,11 @@ void ScreenshotController::captureSoon()
 
 void ScreenshotController::capture()
 {
-    window_->evaluationPanel()->energyChart()->replotNow();
+    if (window_->compareView()->isEvaluating() || window_->networkView()->isRunning()) {
+        QTimer::singleShot(100, this, &ScreenshotController::capture);  // background views still working
+        return;
+    }
+    window_->evaluationPanel()->replotNow();
     const QPixmap image = window_->grab();
     if (!image.save(path_, "PNG")) {
         QTextStream(stderr) << "nestor: cannot write " << QDir::toNativeSeparators(path_) << "\n";

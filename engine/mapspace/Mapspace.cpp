@@ -133,8 +133,6 @@ void Mapspace::buildDimension(int dim)
     ds.factorizer = DimensionFactorizer(D, specs);
     // every spatial tuple within the per-slot ranges and the per-level spatial constraints
     std::vector<std::int64_t> u(spatialHi.size(), 1);
-    static long double memoryUsed;  // per construction: reset in buildCoupling via dims_ sizes
-    (void)memoryUsed;
     for (;;) {
         bool ok = true;
         for (const auto& f : c_.factors) {

@@ -69,7 +69,7 @@ public:
     const Architecture& architecture() const { return a_; }
     const MapspaceConstraints& constraints() const { return c_; }
     MapspaceKind kind() const { return kind_; }
-    const std::vector<MapspaceSlot>& slots() const { return slots_; }
+    const std::vector<MapspaceSlot>& loopSlots() const { return slots_; }
     int numSlots() const { return static_cast<int>(slots_.size()); }
 
     long double factorizationCount() const { return total_; }

@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QFont>
 #include <QFontDatabase>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStringList>
 #include <QStyle>
@@ -42,7 +43,7 @@ QString loopToolTip(const Workload& w, const Loop& loop, const QString& axis)
     return s;
 }
 
-bool keeps(const Mapping& m, int level, int tensor)
+bool keepsTensor(const Mapping& m, int level, int tensor)
 {
     if (level < 0 || std::size_t(level) >= m.levels.size()) return true;  // missing level = keep all
     const std::vector<bool>& keep = m.levels[std::size_t(level)].keep;
@@ -134,6 +135,7 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
 
     Row row;
     row.kind = RowKind::Level;
+    row.level = level;
     row.text[NestColumn] = QString::fromStdString(arch.name);
     if (arch.instances > 1) row.text[NestColumn] += QStringLiteral(" ×%1").arg(arch.instances);
 
@@ -144,7 +146,7 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
     QStringList bypassed;
     for (int t = 0; t < w.numTensors(); ++t) {
         const QString name = QString::fromStdString(w.tensors[std::size_t(t)].name);
-        if (!keeps(*mapping_, level, t)) {
+        if (!keepsTensor(*mapping_, level, t)) {
             bypassed << name;
             continue;
         }
@@ -199,9 +201,16 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
     if (std::size_t(level) < mapping_->levels.size()) {
         const LevelMapping& lm = mapping_->levels[std::size_t(level)];
         auto addLoops = [&](const std::vector<Loop>& loops, const QString& axis) {
+            const int kind = axis.isEmpty() ? 0 : (axis == QLatin1String("X") ? 1 : 2);
+            int i = 0;
             for (const Loop& loop : loops) {
                 Row child;
                 child.kind = RowKind::Loop;
+                child.level = level;
+                child.loopKind = kind;
+                child.loopIndex = i++;
+                child.bound = loop.bound;
+                child.residual = loop.residual;
                 child.text[NestColumn] = QString(2 * depth, QLatin1Char(' ')) + loopText(w, loop, axis);
                 child.toolTip = loopToolTip(w, loop, axis);
                 child.muted = loop.bound == 1 && loop.residual == 1;
@@ -290,9 +299,69 @@ QVariant LoopNestModel::data(const QModelIndex& index, int role) const
         return {};
     case RowKindRole:
         return int(row->kind);
+    case LevelRole:
+        return row->level;
+    case LoopKindRole:
+        return row->loopKind;
+    case LoopIndexRole:
+        return row->loopIndex;
+    case Qt::EditRole:
+        if (row->kind == RowKind::Loop)
+            return row->bound == row->residual ? QString::number(row->bound)
+                                               : QStringLiteral("%1/%2").arg(row->bound).arg(row->residual);
+        return row->text[index.column()];
     default:
         return {};
     }
+}
+
+bool LoopNestModel::keeps(int level, int tensor) const
+{
+    return mapping_ && keepsTensor(*mapping_, level, tensor);
+}
+
+QModelIndex LoopNestModel::loopIndex(int level, int kind, int index) const
+{
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+        const Row& top = rows_[r];
+        if (top.kind != RowKind::Level || top.level != level) continue;
+        for (std::size_t c = 0; c < top.children.size(); ++c)
+            if (top.children[c].loopKind == kind && top.children[c].loopIndex == index)
+                return createIndex(int(c), 0, quintptr(r) + 1);
+    }
+    return {};
+}
+
+Qt::ItemFlags LoopNestModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags f = QAbstractItemModel::flags(index);
+    const Row* row = rowAt(index);
+    if (editable_ && row && row->kind == RowKind::Loop && index.column() == NestColumn) f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool LoopNestModel::parseFactor(const QString& text, qint64* bound, qint64* residual)
+{
+    const QStringList parts = text.trimmed().split(QRegularExpression(QStringLiteral("\\s*[/,]\\s*")));
+    if (parts.isEmpty() || parts.size() > 2) return false;
+    bool ok1 = false, ok2 = true;
+    *bound = parts[0].toLongLong(&ok1);
+    *residual = parts.size() == 2 ? parts[1].toLongLong(&ok2) : *bound;
+    return ok1 && ok2;
+}
+
+bool LoopNestModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    const Row* row = rowAt(index);
+    if (role != Qt::EditRole || !row || row->kind != RowKind::Loop || !editable_) return false;
+    qint64 bound = 0, residual = 0;
+    if (!parseFactor(value.toString(), &bound, &residual)) {
+        emit factorEditRequested(row->level, row->loopKind, row->loopIndex, -1, -1);  // owner reports the bad text
+        return false;
+    }
+    if (bound == row->bound && residual == row->residual) return false;
+    emit factorEditRequested(row->level, row->loopKind, row->loopIndex, bound, residual);
+    return false;  // the owner changes the mapping and sets it again
 }
 
 QVariant LoopNestModel::headerData(int section, Qt::Orientation o, int role) const

@@ -27,7 +27,12 @@ class LoopNestModel : public QAbstractItemModel {
 public:
     enum Column { NestColumn, CapacityColumn, TilesColumn, ColumnCount };
     enum class RowKind { Errors, Diagnostic, Level, Loop, Compute };
-    enum Role { RowKindRole = Qt::UserRole + 1 };  // int(RowKind)
+    enum Role {
+        RowKindRole = Qt::UserRole + 1,  // int(RowKind)
+        LevelRole,                       // storage level index of a Level or Loop row (-1 otherwise)
+        LoopKindRole,                    // Loop rows: 0 temporal, 1 spatial X, 2 spatial Y
+        LoopIndexRole,                   // Loop rows: index within its level and kind, outermost first
+    };
 
     explicit LoopNestModel(QObject* parent = nullptr);
 
@@ -36,6 +41,15 @@ public:
     // Annotates the current mapping with `e` (tiles, capacity use, errors).
     void setEvaluation(const Evaluation& e);
     void clear();
+    // Loop rows become editable: the factor text is "bound" or "bound/residual". An edit
+    // does not change the model; it emits factorEditRequested and the owner decides.
+    void setEditable(bool editable) { editable_ = editable; }
+    bool isEditable() const { return editable_; }
+    const Workload* workload() const { return workload_ ? &*workload_ : nullptr; }
+    const Mapping* mapping() const { return mapping_ ? &*mapping_ : nullptr; }
+    bool keeps(int level, int tensor) const;
+    // The index of the row of a loop (column 0), or an invalid index.
+    QModelIndex loopIndex(int level, int kind, int index) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -43,6 +57,14 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+    // "16" -> (16, 16); "16/5" or "16,5" -> (16, 5); false when the text is not a factor.
+    static bool parseFactor(const QString& text, qint64* bound, qint64* residual);
+
+signals:
+    void factorEditRequested(int level, int loopKind, int loopIndex, qint64 bound, qint64 residual);
 
 private:
     struct Row {
@@ -51,6 +73,10 @@ private:
         QString toolTip;
         bool muted = false;     // trivial loop (bound 1)
         bool alarming = false;  // error or capacity overflow
+        int level = -1;
+        int loopKind = -1;
+        int loopIndex = -1;
+        qint64 bound = 0, residual = 0;
         std::vector<Row> children;
     };
 
@@ -65,6 +91,7 @@ private:
     std::optional<Mapping> mapping_;
     std::optional<Evaluation> evaluation_;
     std::vector<Row> rows_;
+    bool editable_ = false;
 };
 
 } // namespace nestor::widgets

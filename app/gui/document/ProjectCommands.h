@@ -1,0 +1,48 @@
+#pragma once
+// Every edit of the project, as plain functions (after Subsurface's commands layer):
+// widgets call these and never build undo commands themselves. Each checks the edit on a
+// copy first; a rejected edit returns the reason and leaves the document untouched,
+// an accepted one is pushed on the document's undo stack and returns an empty string.
+#include "io/Project.h"
+
+#include <QString>
+
+#include <cstdint>
+
+namespace nestor::app {
+
+class ProjectDocument;
+
+namespace commands {
+
+enum class LoopKind { Temporal, SpatialX, SpatialY };
+
+struct LoopRef {
+    QString mapping;
+    int level = 0;
+    LoopKind kind = LoopKind::Temporal;
+    int index = 0;
+};
+
+// Sets a loop's bound and residual. When the dimension's loops no longer cover its size,
+// the outermost loop of that dimension (if it is not the edited one) absorbs the change.
+QString setLoopFactor(ProjectDocument& doc, const LoopRef& loop, std::int64_t bound, std::int64_t residual);
+// Moves a loop up (delta < 0, outward) or down within its level and kind.
+QString moveLoop(ProjectDocument& doc, const LoopRef& loop, int delta);
+QString setKeep(ProjectDocument& doc, const QString& mapping, int level, int tensor, bool keep);
+
+// Workloads (layers). A rename also renames the mappings' and networks' references.
+QString setWorkload(ProjectDocument& doc, int index, const QString& name, const LayerSpec& spec);
+QString addWorkload(ProjectDocument& doc, const QString& name, const LayerSpec& spec);
+QString removeWorkload(ProjectDocument& doc, int index);
+QString duplicateWorkload(ProjectDocument& doc, int index);
+
+// Architecture.
+QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level);
+QString setCompute(ProjectDocument& doc, const ComputeLevel& compute);
+
+// The workload a layer description stands for (throws NestorError on bad sizes).
+Workload buildWorkload(const std::string& name, const LayerSpec& spec);
+
+} // namespace commands
+} // namespace nestor::app

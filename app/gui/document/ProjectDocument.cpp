@@ -1,0 +1,109 @@
+#include "ProjectDocument.h"
+
+#include "io/ProjectYaml.h"
+
+#include <QFileInfo>
+#include <QUndoStack>
+
+#include <exception>
+
+namespace nestor::app {
+
+ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), project_(emptyProject()), undo_(new QUndoStack(this))
+{
+    connect(undo_, &QUndoStack::cleanChanged, this, [this] { updateModified(); });
+}
+
+Project ProjectDocument::emptyProject()
+{
+    Project p;
+    p.name = "untitled";
+    p.architecture.name = "architecture";
+    StorageLevel dram;
+    dram.name = "DRAM";
+    dram.technology = "DRAM";
+    dram.size_words.reset();
+    p.architecture.levels.push_back(dram);
+    p.architecture.compute.instances = 1;
+    return p;
+}
+
+void ProjectDocument::reset(Project project, const QString& path, bool modified)
+{
+    undo_->clear();
+    project_ = std::move(project);
+    forcedModified_ = modified;
+    if (path_ != path) {
+        path_ = path;
+        emit pathChanged(path_);
+    }
+    emit contentReset();
+    updateModified();
+}
+
+bool ProjectDocument::load(const QString& path, QString* error)
+{
+    try {
+        Project p = readProject(path.toStdString());
+        reset(std::move(p), QFileInfo(path).absoluteFilePath());
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool ProjectDocument::save(QString* error)
+{
+    if (path_.isEmpty()) {
+        if (error) *error = tr("The project has no file name yet.");
+        return false;
+    }
+    return saveAs(path_, error);
+}
+
+bool ProjectDocument::saveAs(const QString& path, QString* error)
+{
+    try {
+        saveProject(project_, path.toStdString());
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    project_.path = absolute.toStdString();
+    if (path_ != absolute) {
+        path_ = absolute;
+        emit pathChanged(path_);
+    }
+    forcedModified_ = false;
+    undo_->setClean();
+    updateModified();
+    return true;
+}
+
+QString ProjectDocument::displayName() const
+{
+    if (!project_.name.empty()) return QString::fromStdString(project_.name);
+    return path_.isEmpty() ? tr("untitled") : QFileInfo(path_).completeBaseName();
+}
+
+bool ProjectDocument::isModified() const
+{
+    return forcedModified_ || !undo_->isClean();
+}
+
+void ProjectDocument::notifyChanged()
+{
+    emit changed();
+}
+
+void ProjectDocument::updateModified()
+{
+    const bool now = isModified();
+    if (now == lastModified_) return;
+    lastModified_ = now;
+    emit modifiedChanged(now);
+}
+
+} // namespace nestor::app

@@ -1,0 +1,57 @@
+#pragma once
+// The open project as a document: the Project value, its undo stack, file path and
+// modified state. Every edit is an undo command (see ChangeValueCommand.h and
+// ProjectCommands.h) that changes the project through editableProject() and calls
+// notifyChanged(); views listen to changed().
+#include "io/Project.h"
+
+#include <QObject>
+#include <QString>
+
+class QUndoStack;
+
+namespace nestor::app {
+
+class ProjectDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit ProjectDocument(QObject* parent = nullptr);
+
+    // An empty project with a one-level architecture, ready to be filled in.
+    static Project emptyProject();
+
+    // Replaces the content (New, Open, Restore); clears the undo history.
+    void reset(Project project, const QString& path, bool modified = false);
+    // Reads `path`; on failure returns false with the located error in *error and keeps the content.
+    bool load(const QString& path, QString* error = nullptr);
+    // Atomic write (temporary file + rename) to the current path / to `path`.
+    bool save(QString* error = nullptr);
+    bool saveAs(const QString& path, QString* error = nullptr);
+
+    const Project& project() const { return project_; }
+    QString path() const { return path_; }
+    QString displayName() const;
+    bool isModified() const;
+    QUndoStack* undoStack() const { return undo_; }
+
+    // For undo commands only.
+    Project& editableProject() { return project_; }
+    void notifyChanged();
+
+signals:
+    void changed();              // content edited (by a command, undo or redo)
+    void contentReset();         // new content (New, Open, Restore)
+    void modifiedChanged(bool modified);
+    void pathChanged(const QString& path);
+
+private:
+    void updateModified();
+
+    Project project_;
+    QString path_;
+    QUndoStack* undo_;
+    bool forcedModified_ = false;  // restored from a recovery file: unsaved until saved
+    bool lastModified_ = false;
+};
+
+} // namespace nestor::app

@@ -1,0 +1,71 @@
+#pragma once
+// The Compare tab: pin two or more mappings (or one mapping on another project's
+// architecture) and see them side by side: the loop nests aligned by level, the headline
+// figures with their differences to the first pin, and energy per level on one axis.
+// The pins are evaluated together in the background.
+#include "arch/Architecture.h"
+#include "mapping/Mapping.h"
+#include "model/Evaluation.h"
+#include "workload/Workload.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QComboBox;
+class QTableWidget;
+
+namespace nestor::widgets {
+class ComparisonChart;
+}
+
+namespace nestor::app {
+
+class ProjectDocument;
+
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    struct Pin {
+        QString label;
+        Workload workload;
+        Architecture architecture;
+        Mapping mapping;
+    };
+
+    CompareView(ProjectDocument* document, QWidget* parent = nullptr);
+
+    void setCurrentMapping(const QString& name);
+    bool pin(const QString& mapping);                       // on the project's architecture
+    bool pinWithArchitecture(const QString& mapping, const QString& projectPath);  // another project's architecture
+    void clearPins();
+    int pinCount() const { return int(pins_.size()); }
+    bool isEvaluating() const { return busy_; }
+    const std::vector<Evaluation>& evaluations() const { return evaluations_; }
+
+    QTableWidget* metricsTable() const { return metrics_; }
+    QTableWidget* nestTable() const { return nests_; }
+    widgets::ComparisonChart* chart() const { return chart_; }
+
+signals:
+    void comparisonUpdated();
+    void message(const QString& text);
+
+private:
+    void refreshMappings();
+    void evaluatePins();
+    void showResults();
+    void fillNests();
+
+    ProjectDocument* document_;
+    std::vector<Pin> pins_;
+    std::vector<Evaluation> evaluations_;
+    bool busy_ = false;
+    bool again_ = false;
+    QComboBox* mappings_;
+    QTableWidget* metrics_;
+    QTableWidget* nests_;
+    widgets::ComparisonChart* chart_;
+};
+
+} // namespace nestor::app

@@ -1,0 +1,174 @@
+#include "search/SearchDriver.h"
+
+#include "search/SearchAlgorithm.h"
+
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace nestor {
+
+namespace {
+
+struct ThreadResult {
+    bool found = false;
+    MapspacePoint point;
+    Mapping mapping;
+    Evaluation evaluation;
+    std::vector<double> metrics;
+    std::string stopReason;
+};
+
+struct Shared {
+    std::mutex mutex;
+    std::condition_variable done;
+    int running = 0;
+    std::atomic<std::int64_t> evaluated{0};
+    std::atomic<std::int64_t> valid{0};
+    bool hasBest = false;
+    std::vector<double> best;
+    std::vector<SearchCurvePoint> curve;
+};
+
+std::int64_t share(std::int64_t total, int threads, int id)
+{
+    if (total <= 0) return 0;
+    return total / threads + (id < total % threads ? 1 : 0);
+}
+
+void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::atomic<bool>* cancel, Shared& sh,
+            ThreadResult& out)
+{
+    SearchContext ctx{&space, id, opt.threads, opt.seed, opt.maxOrdersPerVisit};
+    auto algo = findSearchAlgorithm(opt.algorithm)->create(ctx);
+    const bool rules = algo->usesTerminationRules();
+    const std::int64_t sizeLimit = share(opt.searchSize, opt.threads, id);
+    const std::int64_t budget = share(opt.evaluationBudget, opt.threads, id);
+    const bool sizeOn = opt.searchSize > 0, budgetOn = opt.evaluationBudget > 0;
+    std::int64_t evaluated = 0, valid = 0, nonImproving = 0, invalidStreak = 0;
+    MapspacePoint p;
+    const Workload& w = space.workload();
+    const Architecture& a = space.architecture();
+    for (;;) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) { out.stopReason = "cancelled"; break; }
+        if (budgetOn && evaluated >= budget) { out.stopReason = "budget"; break; }
+        if (sizeOn && valid >= sizeLimit) { out.stopReason = "search size"; break; }
+        if (!algo->next(p)) { out.stopReason = "exhausted"; break; }
+        Mapping m = space.toMapping(p);
+        Evaluation ev = evaluate(w, a, m, opt.model);
+        ++evaluated;
+        const std::int64_t globalEvaluated = sh.evaluated.fetch_add(1, std::memory_order_relaxed) + 1;
+        const bool ok = ev.valid && space.accepts(ev);
+        bool improved = false;
+        double cost = 0.0;
+        if (ok) {
+            ++valid;
+            sh.valid.fetch_add(1, std::memory_order_relaxed);
+            invalidStreak = 0;
+            std::vector<double> mv = metricValues(opt.metrics, ev);
+            cost = std::log(std::max(mv.front(), 1e-300));
+            improved = !out.found || isBetter(mv, out.metrics, opt.tieTolerance);
+            if (improved) {
+                nonImproving = 0;
+                {
+                    std::lock_guard<std::mutex> lock(sh.mutex);
+                    if (!sh.hasBest || isBetter(mv, sh.best, opt.tieTolerance)) {
+                        sh.hasBest = true;
+                        sh.best = mv;
+                        sh.curve.push_back({globalEvaluated, mv.front()});
+                    }
+                }
+                out.found = true;
+                out.point = p;
+                out.mapping = std::move(m);
+                out.evaluation = std::move(ev);
+                out.metrics = std::move(mv);
+            } else {
+                ++nonImproving;
+            }
+        } else {
+            ++invalidStreak;
+        }
+        algo->report(ok, cost, improved);
+        if (rules && opt.victoryCondition > 0 && nonImproving >= opt.victoryCondition) {
+            out.stopReason = "victory";
+            break;
+        }
+        if (rules && invalidStreak > 0 && invalidStreak >= opt.timeout) {
+            out.stopReason = "timeout";
+            break;
+        }
+    }
+    std::lock_guard<std::mutex> lock(sh.mutex);
+    --sh.running;
+    sh.done.notify_all();
+}
+
+} // namespace
+
+SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchObserver* observer,
+                       const std::atomic<bool>* cancel)
+{
+    if (!findSearchAlgorithm(opt.algorithm))
+        throw NestorError("search.algorithm", "unknown search algorithm '" + opt.algorithm + "'");
+    if (opt.threads < 1) throw NestorError("search.threads", "the thread count must be at least 1");
+    if (opt.metrics.empty()) throw NestorError("search.metrics", "no metric given");
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    Shared sh;
+    sh.running = opt.threads;
+    std::vector<ThreadResult> results(opt.threads);
+    std::vector<std::thread> threads;
+    threads.reserve(opt.threads);
+    for (int i = 0; i < opt.threads; ++i)
+        threads.emplace_back(worker, std::cref(space), std::cref(opt), i, cancel, std::ref(sh), std::ref(results[i]));
+
+    std::size_t curveReported = 0;
+    auto report = [&](std::unique_lock<std::mutex>& lock) {
+        SearchProgress pr;
+        pr.evaluated = sh.evaluated.load();
+        pr.valid = sh.valid.load();
+        pr.hasBest = sh.hasBest;
+        pr.best = sh.hasBest ? sh.best.front() : 0.0;
+        pr.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+        std::vector<SearchCurvePoint> fresh(sh.curve.begin() + static_cast<std::ptrdiff_t>(curveReported), sh.curve.end());
+        curveReported = sh.curve.size();
+        lock.unlock();
+        if (observer) {
+            for (const auto& c : fresh) observer->onImprovement(c);
+            observer->onProgress(pr);
+        }
+        lock.lock();
+    };
+    {
+        std::unique_lock<std::mutex> lock(sh.mutex);
+        while (sh.running > 0) {
+            sh.done.wait_for(lock, std::chrono::milliseconds(50));
+            report(lock);
+        }
+    }
+    for (auto& t : threads) t.join();
+
+    SearchResult r;
+    for (auto& tr : results) {
+        r.stopReasons.push_back(tr.stopReason);
+        if (!tr.found) continue;
+        if (!r.found || isBetter(tr.metrics, r.bestMetrics, opt.tieTolerance)) {
+            r.found = true;
+            r.best = tr.mapping;
+            r.bestEvaluation = tr.evaluation;
+            r.bestPoint = tr.point;
+            r.bestMetrics = tr.metrics;
+        }
+    }
+    r.evaluated = sh.evaluated.load();
+    r.valid = sh.valid.load();
+    r.cancelled = cancel && cancel->load();
+    r.curve = sh.curve;
+    r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    return r;
+}
+
+} // namespace nestor

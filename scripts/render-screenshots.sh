@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Renders the main views of the real GUI into docs/screenshots/*.png (nestor --screenshot),
+# on the offscreen platform (or under Xvfb with USE_XVFB=1). Builds the GUI first unless
+# NESTOR_BIN points at an existing nestor executable.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${NESTOR_BUILD_DIR:-$root/build/gui}"
+bin="${NESTOR_BIN:-$build/app/gui/nestor}"
+out="$root/docs/screenshots"
+if [[ -z "${NESTOR_BIN:-}" ]]; then
+  cmake -S "$root" -B "$build" -G Ninja >/dev/null
+  cmake --build "$build" -j2 --target nestor
+fi
+mkdir -p "$out"
+
+run() {  # run NAME PROJECT [ARGS...]
+  local name="$1" project="$2"
+  shift 2
+  # A throw-away settings/data home, so screenshots never depend on (or touch) the user's.
+  local home
+  home="$(mktemp -d)"
+  if [[ "${USE_XVFB:-0}" == 1 ]]; then
+    HOME="$home" XDG_CONFIG_HOME="$home" XDG_DATA_HOME="$home" xvfb-run -a -s "-screen 0 1920x1200x24" \
+      "$bin" "$project" --screenshot "$out/$name.png" "$@"
+  else
+    HOME="$home" XDG_CONFIG_HOME="$home" XDG_DATA_HOME="$home" QT_QPA_PLATFORM=offscreen \
+      "$bin" "$project" --screenshot "$out/$name.png" "$@"
+  fi
+  rm -rf "$home"
+}
+
+run mapping "$root/examples/eyeriss-like.yaml" --mapping row-stationary
+run roofline "$root/examples/eyeriss-like.yaml" --mapping row-stationary --view roofline
+run layers "$root/examples/resnet18-thistle.yaml" --view layers
+run architecture "$root/examples/eyeriss-like.yaml" --view architecture
+run compare "$root/examples/eyeriss-like.yaml" --view compare
+run network "$root/examples/alexnet.yaml" --view network
+echo "screenshots in $out"

@@ -1,0 +1,239 @@
+// Search: ranking with Timeloop's tie tolerance, termination rules, determinism per seed and
+// thread count, cancellation, and agreement of exhaustive search across thread counts.
+#include "mapspace/Mapspace.h"
+#include "model/Model.h"
+#include "search/SearchAlgorithm.h"
+#include "search/SearchDriver.h"
+
+#include <QtTest>
+
+#include <chrono>
+#include <thread>
+
+using namespace nestor;
+
+namespace {
+
+StorageLevel level(const std::string& name, std::optional<std::int64_t> words, std::int64_t instances, std::int64_t meshX,
+                   double pJ)
+{
+    StorageLevel l;
+    l.name = name;
+    l.size_words = words;
+    l.instances = instances;
+    l.meshX = meshX;
+    l.energy = {pJ, pJ, pJ, 0.0};
+    return l;
+}
+
+Architecture smallArray(std::int64_t fx, std::int64_t fy, std::int64_t peWords)
+{
+    Architecture a;
+    a.levels = {level("DRAM", std::nullopt, 1, 1, 100.0), level("Buffer", 4096, 1, 1, 5.0),
+                level("PE", peWords, fx * fy, fx, 0.5)};
+    a.compute.instances = fx * fy;
+    a.compute.meshX = fx;
+    a.compute.mac_energy_pJ = 0.3;
+    return a;
+}
+
+Workload conv(std::int64_t M, std::int64_t C, std::int64_t P, std::int64_t R)
+{
+    ConvParams cp;
+    cp.M = M; cp.C = C; cp.P = P; cp.Q = P; cp.R = R; cp.S = R;
+    return makeConv2d(cp);
+}
+
+std::string loops(const Mapping& m)
+{
+    std::string s;
+    for (const auto& l : m.levels) {
+        for (const auto* v : {&l.temporal, &l.spatialY, &l.spatialX}) {
+            for (const auto& x : *v) s += std::to_string(x.dim) + ":" + std::to_string(x.bound) + "/" + std::to_string(x.residual) + " ";
+            s += "| ";
+        }
+        for (bool k : l.keep) s += k ? "K" : "b";
+        s += " || ";
+    }
+    return s;
+}
+
+} // namespace
+
+class TestSearch : public QObject {
+    Q_OBJECT
+private slots:
+    void registryListsTheAlgorithms()
+    {
+        QStringList names;
+        for (const auto& a : searchAlgorithms()) names << QString::fromStdString(a.name);
+        QCOMPARE(names, QStringList({"exhaustive", "random", "random-pruned", "hybrid", "annealing"}));
+        QVERIFY(findSearchAlgorithm("hybrid"));
+        QVERIFY(!findSearchAlgorithm("magic"));
+    }
+
+    // semantics.md section 7: a metric decides only beyond 0.1%; then the next metric; if none
+    // does, strictly better on the first wins and an exact tie keeps the incumbent.
+    void tieTolerance()
+    {
+        QVERIFY(isBetter({0.9989}, {1.0}));
+        QVERIFY(!isBetter({1.0011}, {1.0}));
+        QVERIFY(isBetter({0.9995, 5.0}, {1.0, 6.0}));       // within 0.1%: energy decides
+        QVERIFY(!isBetter({0.9995, 7.0}, {1.0, 6.0}));      // ... even against the first metric
+        QVERIFY(isBetter({0.9995, 6.001}, {1.0, 6.0}));     // no metric decides: first metric, strictly
+        QVERIFY(!isBetter({1.0, 6.0}, {1.0, 6.0}));          // exact tie keeps the incumbent
+        QVERIFY(!isBetter({1.0004}, {1.0}));
+        QCOMPARE(parseSearchMetrics("edp,energy").size(), std::size_t(2));
+        QVERIFY_THROWS_EXCEPTION(NestorError, parseSearchMetrics("speed"));
+    }
+
+    void sameSeedSameResult_data()
+    {
+        QTest::addColumn<QString>("algorithm");
+        QTest::addColumn<int>("threads");
+        for (const char* a : {"random", "random-pruned", "hybrid", "annealing"})
+            for (int t : {1, 2}) QTest::newRow(qPrintable(QString("%1 x%2").arg(a).arg(t))) << QString(a) << t;
+    }
+    void sameSeedSameResult()
+    {
+        QFETCH(QString, algorithm);
+        QFETCH(int, threads);
+        const Mapspace s(conv(16, 8, 12, 3), smallArray(4, 3, 64), MapspaceKind::RubyS);
+        SearchOptions o;
+        o.algorithm = algorithm.toStdString();
+        o.threads = threads;
+        o.seed = 42;
+        o.victoryCondition = 100;
+        o.evaluationBudget = 1500;
+        const SearchResult r1 = runSearch(s, o), r2 = runSearch(s, o);
+        QVERIFY(r1.found);
+        QCOMPARE(r1.bestMetrics, r2.bestMetrics);
+        QCOMPARE(loops(r1.best), loops(r2.best));
+        QCOMPARE(r1.evaluated, r2.evaluated);
+        QCOMPARE(r1.valid, r2.valid);
+        o.seed = 43;
+        const SearchResult r3 = runSearch(s, o);
+        QVERIFY(r3.found);
+        // the best is re-evaluated by the one cost model
+        const Evaluation ev = evaluate(s.workload(), s.architecture(), r1.best);
+        QCOMPARE(ev.edp_J_s, r1.bestEvaluation.edp_J_s);
+    }
+
+    void terminationRules()
+    {
+        const Mapspace s(conv(16, 8, 12, 3), smallArray(4, 3, 64), MapspaceKind::Pfm);
+        SearchOptions o;
+        o.victoryCondition = 50;
+        o.timeout = 1000000;
+        SearchResult r = runSearch(s, o);
+        QCOMPARE(r.stopReasons, std::vector<std::string>{"victory"});
+        QVERIFY(r.valid >= 50);
+
+        // a PE buffer of 2 words makes most mappings invalid
+        const Mapspace tight(conv(16, 8, 12, 3), smallArray(4, 3, 2), MapspaceKind::Pfm);
+        o = SearchOptions{};
+        o.timeout = 0;  // Timeloop master: stops at the first invalid mapping
+        r = runSearch(tight, o);
+        QCOMPARE(r.stopReasons, std::vector<std::string>{"timeout"});
+        QCOMPARE(r.evaluated - r.valid, std::int64_t(1));
+        o.timeout = 5;
+        o.victoryCondition = 0;
+        r = runSearch(tight, o);
+        QCOMPARE(r.stopReasons, std::vector<std::string>{"timeout"});
+        QVERIFY(r.evaluated - r.valid >= 5);
+
+        o = SearchOptions{};
+        o.threads = 2;
+        o.searchSize = 30;
+        o.victoryCondition = 0;
+        r = runSearch(s, o);
+        QCOMPARE(r.valid, std::int64_t(30));
+        QCOMPARE(r.stopReasons, (std::vector<std::string>{"search size", "search size"}));
+        o.searchSize = 0;
+        o.evaluationBudget = 77;
+        r = runSearch(s, o);
+        QCOMPARE(r.evaluated, std::int64_t(77));
+    }
+
+    // Exhaustive search finds the same best on 1 and 2 threads, and no random search beats it.
+    void exhaustiveIsOptimal()
+    {
+        Workload w;
+        w.dimNames = {"P", "R"};
+        w.bounds = {6, 3};
+        w.tensors = {Tensor{"Weights", false, {{{1, 1}}}}, Tensor{"Inputs", false, {{{0, 1}, {1, 1}}}},
+                     Tensor{"Outputs", true, {{{0, 1}}}}};
+        const Mapspace s(w, smallArray(2, 2, 8), MapspaceKind::RubyS);
+        QVERIFY(s.size().exact);
+        QVERIFY(s.size().total < 200000);
+        SearchOptions o;
+        o.algorithm = "exhaustive";
+        const SearchResult one = runSearch(s, o);
+        o.threads = 2;
+        const SearchResult two = runSearch(s, o);
+        QCOMPARE(one.evaluated, static_cast<std::int64_t>(s.size().total));
+        QCOMPARE(two.evaluated, one.evaluated);
+        QCOMPARE(two.bestMetrics.front(), one.bestMetrics.front());
+        o.algorithm = "annealing";
+        o.evaluationBudget = 3000;
+        o.victoryCondition = 0;
+        const SearchResult sa = runSearch(s, o);
+        QVERIFY(sa.bestMetrics.front() >= one.bestMetrics.front() * (1 - 1e-12));
+    }
+
+    // Cancel returns the best so far within 100 ms, on a mapspace of more than 1e12 points.
+    void cancelReturnsQuickly()
+    {
+        ConvParams cp;
+        cp.M = 256; cp.C = 128; cp.P = 56; cp.Q = 56; cp.R = 3; cp.S = 3;
+        const auto t0 = std::chrono::steady_clock::now();
+        const Mapspace s(makeConv2d(cp), smallArray(14, 12, 256), MapspaceKind::Pfm);
+        QVERIFY(s.size().total > 1e12L);
+        std::atomic<bool> cancel{false};
+        SearchOptions o;
+        o.threads = 2;
+        o.victoryCondition = 0;
+        o.timeout = 1000000000;
+        SearchResult r;
+        std::thread t([&] { r = runSearch(s, o, nullptr, &cancel); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const auto c0 = std::chrono::steady_clock::now();
+        cancel = true;
+        t.join();
+        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+        qInfo("cancelled after %lld evaluations (%lld valid); returned %.1f ms after the request; started in %.3f s",
+              static_cast<long long>(r.evaluated), static_cast<long long>(r.valid), dt * 1e3,
+              std::chrono::duration<double>(c0 - t0).count() - 0.3);
+        QVERIFY(r.cancelled);
+        QVERIFY(dt < 0.1);
+        QVERIFY(r.evaluated > 0);
+        if (r.valid > 0) QVERIFY(r.found);
+    }
+
+    // The observer sees progress and a decreasing best-so-far curve.
+    void observerSeesProgress()
+    {
+        struct Obs : SearchObserver {
+            int progress = 0;
+            std::vector<SearchCurvePoint> curve;
+            void onProgress(const SearchProgress&) override { ++progress; }
+            void onImprovement(const SearchCurvePoint& p) override { curve.push_back(p); }
+        } obs;
+        const Mapspace s(conv(16, 8, 12, 3), smallArray(4, 3, 64), MapspaceKind::Pfm);
+        SearchOptions o;
+        o.evaluationBudget = 2000;
+        o.victoryCondition = 0;
+        const SearchResult r = runSearch(s, o, &obs);
+        QVERIFY(obs.progress >= 1);
+        QVERIFY(!obs.curve.empty());
+        QCOMPARE(obs.curve.size(), r.curve.size());
+        for (std::size_t i = 1; i < obs.curve.size(); ++i) {
+            QVERIFY(obs.curve[i].value < obs.curve[i - 1].value);
+            QVERIFY(obs.curve[i].evaluated > obs.curve[i - 1].evaluated);
+        }
+        QCOMPARE(obs.curve.back().value, r.bestMetrics.front());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSearch)
+#include "tst_search.moc"
