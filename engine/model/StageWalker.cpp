@@ -45,7 +45,9 @@ public:
                 instCats_[instLoops[k]] = options[k][pick[k]].first;
                 mult *= options[k][pick[k]].second;
             }
-            memo_.clear();
+            // Memo entries stay valid across instance classes when keyed by the categories of
+            // the instance loops inside their sub-run; otherwise start afresh.
+            if (!encodeSuffixCategories()) memo_.clear();
             State init(classes_.size());
             RunResult scratch;
             const RunResult& r = runFrom(0, nest_.imperfectDims, true, init, scratch);
@@ -159,12 +161,28 @@ private:
         int p;
         std::uint32_t flags;
         bool active;
+        std::uint64_t suffix;  // categories of the instance loops at positions >= p
         State state;
         bool operator==(const Key& o) const
         {
-            return p == o.p && flags == o.flags && active == o.active && state == o.state;
+            return p == o.p && flags == o.flags && active == o.active && suffix == o.suffix && state == o.state;
         }
     };
+
+    // suffixCode_[p]: the categories of the instance spatial loops at positions >= p, 3 bits
+    // each. Returns false when they do not fit in 64 bits.
+    bool encodeSuffixCategories()
+    {
+        suffixCode_.assign(static_cast<std::size_t>(leafPos_) + 1, 0);
+        int used = 0;
+        for (int q = leafPos_ - 1; q >= 0; --q) {
+            suffixCode_[q] = suffixCode_[q + 1];
+            if (!nest_.loops[q].spatial()) continue;
+            if (++used > 21) return false;
+            suffixCode_[q] = suffixCode_[q + 1] * 8 + static_cast<std::uint64_t>(instCats_[q]) + 1;
+        }
+        return true;
+    }
     struct KeyHash {
         int n;
         std::size_t operator()(const Key& k) const
@@ -173,6 +191,7 @@ private:
             mix(h, static_cast<std::uint64_t>(k.p));
             mix(h, k.flags);
             mix(h, k.active ? 1 : 0);
+            mix(h, k.suffix);
             return h;
         }
     };
@@ -266,7 +285,7 @@ private:
         const bool imp = nest_.dimImperfect(l.dim);
         const std::uint32_t bit = 1u << l.dim;
         const bool active = true;  // idle instances never get here
-        Key key{p, flags, active, st};
+        Key key{p, flags, active, suffixCode_.empty() ? 0 : suffixCode_[p], st};
         if (auto it = memo_.find(key); it != memo_.end()) return it->second;
 
         const std::int64_t trips = (imp && (flags & bit)) ? l.residual : l.bound;
@@ -563,6 +582,7 @@ private:
     std::vector<int> grid_;
     std::vector<Cat> instCats_;
     std::unordered_map<Key, RunResult, KeyHash> memo_;
+    std::vector<std::uint64_t> suffixCode_;
 };
 
 } // namespace
