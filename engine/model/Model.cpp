@@ -6,6 +6,7 @@
 #include "model/TileGeometry.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -140,13 +141,11 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
         auto& ts = ev.levels[k].tensors[t];
         ts.kept = true;
         if (k == 0) {
-            ts.utilized_capacity = w.tensorSize(t);
             ts.partition_size = rw ? ts.utilized_capacity : 0;
             ts.utilized_instances = 1;
             continue;
         }
         for (const auto& c : stages.get(k - 1, t).children) {
-            ts.utilized_capacity = std::max(ts.utilized_capacity, c.maxTile);
             ts.partition_size = std::max(ts.partition_size, c.distinctWords);
             ts.utilized_instances += c.count;
         }
@@ -225,26 +224,49 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
     }
 }
 
+// Largest tile of each kept tensor at each level: the box of the loops at and below the level.
+// A dimension spans its full extent there unless every loop of it above is pinned to its last
+// (residual) iteration, i.e. none of them runs more than one residual trip.
+void fillCapacities(const Workload& w, const Architecture& a, const Mapping& m, const model::NestLayout& nest,
+                    Evaluation& ev)
+{
+    std::array<std::int64_t, 32> ext{};
+    for (int i = 0; i < a.numLevels(); ++i) {
+        const int from = nest.levelBegin[i];
+        for (int d = 0; d < w.numDims(); ++d) {
+            bool fullReachable = false;
+            for (int q = 0; q < from; ++q) fullReachable = fullReachable || (nest.loops[q].dim == d && nest.loops[q].residual > 1);
+            ext[d] = nest.innerExtent(from, d, !fullReachable);
+        }
+        auto& ls = ev.levels[i];
+        ls.capacity_used_words = 0;
+        for (int t = 0; t < w.numTensors(); ++t) {
+            if (!m.keeps(i, t)) continue;
+            std::int64_t words = 1;
+            for (const auto& rank : w.tensors[t].ranks) words *= rankExtent(rank, ext.data());
+            ls.tensors[t].kept = true;
+            ls.tensors[t].utilized_capacity = words;
+            ls.capacity_used_words += words;
+        }
+    }
+}
+
 void checkCapacity(const Workload& w, const Architecture& a, Evaluation& ev)
 {
     for (int i = 0; i < a.numLevels(); ++i) {
-        auto& ls = ev.levels[i];
-        std::string parts;
-        ls.capacity_used_words = 0;
-        for (int t = 0; t < w.numTensors(); ++t) {
-            const auto& ts = ls.tensors[t];
-            if (!ts.kept) continue;
-            ls.capacity_used_words += ts.utilized_capacity;
-            if (!parts.empty()) parts += " + ";
-            parts += w.tensors[t].name + " " + std::to_string(ts.utilized_capacity);
-            ls.utilized_instances = std::max(ls.utilized_instances, ts.utilized_instances);
-        }
+        const auto& ls = ev.levels[i];
         const auto eff = a.levels[i].effectiveSizeWords();
-        if (eff && ls.capacity_used_words > *eff)
-            ev.errors.push_back({"mapping.levels[" + a.levels[i].name + "]",
-                                 "capacity exceeded: tiles need " + std::to_string(ls.capacity_used_words) + " words (" +
-                                     parts + ") but " + a.levels[i].name + " holds " + std::to_string(*eff),
-                                 {}});
+        if (!eff || ls.capacity_used_words <= *eff) continue;
+        std::string parts;
+        for (int t = 0; t < w.numTensors(); ++t) {
+            if (!ls.tensors[t].kept) continue;
+            if (!parts.empty()) parts += " + ";
+            parts += w.tensors[t].name + " " + std::to_string(ls.tensors[t].utilized_capacity);
+        }
+        ev.errors.push_back({"mapping.levels[" + a.levels[i].name + "]",
+                             "capacity exceeded: tiles need " + std::to_string(ls.capacity_used_words) + " words (" +
+                                 parts + ") but " + a.levels[i].name + " holds " + std::to_string(*eff),
+                             {}});
     }
 }
 
@@ -265,6 +287,10 @@ Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, 
     if (!ev.errors.empty()) return ev;
 
     const model::NestLayout nest = model::buildNestLayout(w, m);
+    // Capacity first: a mapping whose tiles do not fit needs no counting (most of a search).
+    fillCapacities(w, a, m, nest, ev);
+    checkCapacity(w, a, ev);
+    if (!ev.errors.empty()) return ev;
     Stages stages(w, a, m, nest, opt);
     // Per-thread scratch, cleared but not freed between evaluations.
     thread_local std::vector<std::vector<TensorCounts>> counts;
@@ -285,7 +311,8 @@ Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, 
         ev.compute_cycles = std::max(ev.compute_cycles, c.activeSteps);
         ev.utilized_macs += c.count;
     }
-    checkCapacity(w, a, ev);
+    for (auto& ls : ev.levels)
+        for (const auto& ts : ls.tensors) ls.utilized_instances = std::max(ls.utilized_instances, ts.utilized_instances);
     model::applyEnergyAndTiming(a, m, counts, ev);
     ev.valid = ev.errors.empty();
     return ev;
