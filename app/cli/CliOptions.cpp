@@ -62,11 +62,15 @@ std::string searchUsage()
 {
     return "Usage: nestor-cli search PROJECT [options]\n"
            "\n"
-           "Searches a mapspace of the project's architecture for the best mapping of one layer.\n"
+           "Searches a mapspace of the project's architecture for the best mapping of one layer,\n"
+           "or of every layer of a network (--network). The project's constraints apply.\n"
            "Every candidate is scored by the cost model. Ctrl-C stops the search and reports the\n"
            "best mapping so far; a second Ctrl-C exits at once.\n"
            "\n"
            "  -l, --layer NAME        workload to map (default: job.workload, else the first)\n"
+           "  -n, --network NAME      map every layer of this network; prints per-layer and total\n"
+           "                          EDP, energy, cycles (--out adds every best mapping)\n"
+           "  --no-constraints        ignore the project's constraints section\n"
            "  --mapspace KIND         pfm | ruby | ruby-s (default) | ruby-t\n"
            "  --algorithm NAME        exhaustive | random (default) | random-pruned | hybrid | annealing\n"
            "  --threads N             search threads (default 1)\n"
@@ -77,9 +81,9 @@ std::string searchUsage()
            "  --timeout N             stop a thread after N consecutive invalid mappings (default 1000)\n"
            "  --victory N             stop a thread after N consecutive valid mappings without\n"
            "                          improvement (default 500; 0 = off)\n"
-           "  --out FILE              the project with the best mapping added (Nestor YAML)\n"
+           "  --out FILE              the project with the best mapping(s) added (Nestor YAML)\n"
            "  --timeloop-out FILE     the best mapping in Timeloop's mapping YAML\n"
-           "  --json FILE, --csv FILE the best mapping's figures\n"
+           "  --json FILE, --csv FILE the best mapping's figures (network: per layer and total)\n"
            "  -q, --quiet             no progress line on stderr\n"
            "\n"
            "Exit status: 0 a valid mapping was found, 1 none found, 2 usage error, 3 input error.\n";
@@ -95,6 +99,8 @@ std::string sweepUsage()
            "configurations on the area-vs-EDP Pareto front of each mapspace.\n"
            "\n"
            "  -l, --layer NAME        workload (default: job.workload, else the first)\n"
+           "  -n, --network NAME      search every layer of this network; EDP of the network\n"
+           "  --no-constraints        ignore the project's constraints section\n"
            "  --arrays LIST           X x Y sizes (default 2x7,4x7,7x7,8x8,14x8,14x12,16x12,16x16)\n"
            "  --mapspace LIST         e.g. pfm,ruby-s (default)\n"
            "  --algorithm, --threads, --seed, --metric, --budget, --search-size, --timeout,\n"
@@ -215,6 +221,8 @@ Command parseSearchLike(const std::vector<std::string>& args, bool sweep)
         if (isHelp(a)) return Command{Command::Kind::Help, usage, {}, {}, {}};
         if (a == "-q" || a == "--quiet") o.quiet = true;
         else if (takeValue(args, i, "-l", "--layer", v, usage)) o.layer = v;
+        else if (takeValue(args, i, "-n", "--network", v, usage)) o.network = v;
+        else if (a == "--no-constraints") o.noConstraints = true;
         else if (takeValue(args, i, "", "--mapspace", v, usage)) o.mapspaces = splitList(v);
         else if (takeValue(args, i, "", "--algorithm", v, usage)) o.algorithm = v;
         else if (takeValue(args, i, "", "--threads", v, usage)) o.threads = static_cast<int>(number(a, v, 1, usage));
@@ -234,6 +242,8 @@ Command parseSearchLike(const std::vector<std::string>& args, bool sweep)
         else throw UsageError("one project file only (got '" + o.project + "' and '" + a + "')", usage);
     }
     if (o.project.empty()) throw UsageError(std::string(sweep ? "sweep" : "search") + " needs a project file", usage);
+    if (!o.network.empty() && !o.layer.empty()) throw UsageError("give either --layer or --network, not both", usage);
+    if (!o.network.empty() && !o.timeloopOut.empty()) throw UsageError("--timeloop-out maps one layer (not with --network)", usage);
     if (o.mapspaces.empty() || (!sweep && o.mapspaces.size() != 1))
         throw UsageError(sweep ? "--mapspace needs at least one mapspace" : "search takes one mapspace", usage);
     if (sweep && o.arrays.empty()) throw UsageError("--arrays needs at least one size", usage);

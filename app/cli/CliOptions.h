@@ -22,6 +22,8 @@ struct CheckReferenceOptions {
 struct SearchCliOptions {
     std::string project;
     std::string layer;               // workload name; empty = job default or the first workload
+    std::string network;             // search every layer of this network (instead of one layer)
+    bool noConstraints = false;      // ignore the project's constraints
     std::vector<std::string> mapspaces{"ruby-s"};  // search: exactly one; sweep: a list
     std::string algorithm = "random";
     int threads = 1;

@@ -8,8 +8,10 @@
 #include "io/ResultsExport.h"
 #include "io/TimeloopMappingExport.h"
 #include "mapspace/Mapspace.h"
+#include "search/NetworkSearch.h"
 #include "search/SearchAlgorithm.h"
 
+#include <map>
 #include <memory>
 
 #include <csignal>
@@ -93,6 +95,22 @@ bool loadSearchInput(const SearchCliOptions& opt, Project& p, Architecture& arch
         code = kExitInput;
         return false;
     }
+    if (!opt.network.empty()) {
+        bool known = false;
+        std::string names;
+        for (const auto& n : p.networks) {
+            known = known || n.name == opt.network;
+            names += (names.empty() ? "" : ", ") + n.name;
+        }
+        if (!known) {
+            err << "nestor-cli: no network named '" << opt.network << "' in " << opt.project << " (networks: "
+                << (names.empty() ? "none" : names) << ")\n";
+            code = kExitUsage;
+            return false;
+        }
+        layer = nullptr;
+        return true;
+    }
     const std::string name = !opt.layer.empty() ? opt.layer : p.jobWorkload;
     layer = name.empty() ? (p.workloads.empty() ? nullptr : &p.workloads.front()) : p.findWorkload(name);
     if (!layer) {
@@ -119,6 +137,157 @@ SearchOptions engineSearchOptions(const SearchCliOptions& opt)
     return o;
 }
 
+namespace {
+
+// Prints "network: layer i/n NAME" before each layer's progress line.
+class NetworkProgress : public NetworkSearchObserver {
+public:
+    NetworkProgress(std::ostream& err, std::string metric, bool enabled) : err_(err), metric_(std::move(metric)), enabled_(enabled) {}
+    void onLayerStarted(int index, int count, const std::string& name) override
+    {
+        line_ = std::make_unique<ProgressLine>(err_, std::to_string(index + 1) + "/" + std::to_string(count) + " " + name, metric_,
+                                               enabled_);
+    }
+    void onLayerFinished(int, const NetworkLayerResult&) override
+    {
+        if (line_) line_->finish();
+    }
+    void onProgress(const SearchProgress& p) override
+    {
+        if (line_) line_->onProgress(p);
+    }
+
+private:
+    std::ostream& err_;
+    std::string metric_;
+    bool enabled_;
+    std::unique_ptr<ProgressLine> line_;
+};
+
+} // namespace
+
+int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const Architecture& arch, std::ostream& out,
+                            std::ostream& err)
+{
+    const auto kind = parseMapspaceKind(opt.mapspaces.front());
+    if (!kind) {
+        err << "nestor-cli: unknown mapspace '" << opt.mapspaces.front() << "' (pfm, ruby, ruby-s, ruby-t)\n";
+        return kExitUsage;
+    }
+    if (!findSearchAlgorithm(opt.algorithm)) {
+        err << "nestor-cli: unknown algorithm '" << opt.algorithm << "'\n";
+        return kExitUsage;
+    }
+    NetworkSearchOptions no;
+    no.kind = *kind;
+    std::vector<NetworkSearchLayer> layers;
+    try {
+        no.search = engineSearchOptions(opt);
+        layers = projectNetworkLayers(p, opt.network, !opt.noConstraints);
+    } catch (const NestorError& e) {
+        err << "nestor-cli: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    const std::atomic<bool>* cancel = installInterruptHandler();
+    NetworkProgress progress(err, searchMetricName(no.search.metrics.front()), !opt.quiet);
+    const NetworkSearchResult r = runNetworkSearch(arch, layers, no, &progress, cancel);
+
+    out << "Network " << opt.network << " (" << layers.size() << " layers), mapspace " << mapspaceKindName(*kind)
+        << ", algorithm " << opt.algorithm << ", seed " << opt.seed << (r.cancelled ? " (interrupted)" : "") << "\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "%-20s %6s %12s %12s %12s %7s %10s\n", "layer", "repeat", "EDP J*s", "energy pJ", "cycles",
+                  "util %", "evaluated");
+    out << line;
+    for (const auto& l : r.layers) {
+        if (l.result.found) {
+            const Evaluation& ev = l.result.bestEvaluation;
+            std::snprintf(line, sizeof line, "%-20s %6lld %12s %12s %12lld %7.2f %10lld\n", l.name.c_str(),
+                          static_cast<long long>(l.repeat), sci(ev.edp_J_s).c_str(), sci(ev.energy_pJ).c_str(),
+                          static_cast<long long>(ev.cycles), 100.0 * ev.utilization, static_cast<long long>(l.result.evaluated));
+        } else {
+            const std::string why = !l.error.empty() ? "error: " + l.error : l.searched ? "no valid mapping" : "not searched";
+            std::snprintf(line, sizeof line, "%-20s %6lld %s\n", l.name.c_str(), static_cast<long long>(l.repeat), why.c_str());
+        }
+        out << line;
+    }
+    std::snprintf(line, sizeof line, "%-20s %6s %12s %12s %12lld %7s %10lld\n", "total", "", sci(r.edp_J_s).c_str(),
+                  sci(r.energy_pJ).c_str(), static_cast<long long>(r.cycles), "", static_cast<long long>(r.evaluated));
+    out << line;
+    out << "Network EDP = total energy x total delay; sum of layer EDPs " << sci(r.sumLayerEdp_J_s) << " J*s; " << r.seconds
+        << " s" << (r.complete ? "" : "; INCOMPLETE: some layers have no mapping") << "\n";
+
+    bool ok = true;
+    std::vector<std::string> mappingNames(r.layers.size());
+    if (!opt.out.empty()) {
+        Project withBest = p;
+        std::map<std::string, std::string> added;  // workload -> mapping name
+        for (std::size_t i = 0; i < r.layers.size(); ++i) {
+            const auto& l = r.layers[i];
+            if (!l.result.found) continue;
+            if (auto it = added.find(l.name); it != added.end()) {
+                mappingNames[i] = it->second;
+                continue;
+            }
+            std::string base = l.name + "-" + mapspaceKindName(*kind) + "-" + opt.algorithm;
+            std::string name = base;
+            for (int k = 2; withBest.findMapping(name); ++k) name = base + "-" + std::to_string(k);
+            Mapping m = l.result.best;
+            m.name = name;
+            withBest.mappings.push_back({l.name, m});
+            added[l.name] = name;
+            mappingNames[i] = name;
+        }
+        ok = writeText(opt.out, writeProject(withBest), err) && ok;
+    }
+    if (!opt.json.empty()) {
+        JsonWriter j;
+        j.beginObject()
+            .field("network", opt.network)
+            .field("mapspace", mapspaceKindName(*kind))
+            .field("algorithm", opt.algorithm)
+            .field("threads", opt.threads)
+            .field("seed", static_cast<std::int64_t>(opt.seed))
+            .field("complete", r.complete)
+            .field("interrupted", r.cancelled);
+        j.key("layers").beginArray();
+        for (std::size_t i = 0; i < r.layers.size(); ++i) {
+            const auto& l = r.layers[i];
+            j.beginObject().field("layer", l.name).field("repeat", l.repeat).field("found", l.result.found);
+            if (!l.error.empty()) j.field("error", l.error);
+            if (l.result.found) {
+                const Evaluation& ev = l.result.bestEvaluation;
+                j.field("edp_J_s", ev.edp_J_s).field("energy_pJ", ev.energy_pJ).field("cycles", ev.cycles)
+                    .field("utilization", ev.utilization);
+            }
+            j.field("evaluated", l.result.evaluated).field("valid", l.result.valid);
+            if (!mappingNames[i].empty()) j.field("mapping", mappingNames[i]);
+            j.endObject();
+        }
+        j.endArray();
+        j.key("total").beginObject().field("edp_J_s", r.edp_J_s).field("energy_pJ", r.energy_pJ).field("cycles", r.cycles)
+            .field("delay_s", r.seconds_delay).field("sum_layer_edp_J_s", r.sumLayerEdp_J_s).field("evaluated", r.evaluated)
+            .field("seconds", r.seconds).endObject();
+        j.endObject();
+        ok = writeText(opt.json, j.str(), err) && ok;
+    }
+    if (!opt.csv.empty()) {
+        std::string csv = "layer,repeat,found,edp_J_s,energy_pJ,cycles,utilization,evaluated\n";
+        for (const auto& l : r.layers) {
+            const Evaluation& ev = l.result.bestEvaluation;
+            csv += l.name + "," + std::to_string(l.repeat) + "," + (l.result.found ? "1" : "0") + "," +
+                   (l.result.found ? sci(ev.edp_J_s) + "," + sci(ev.energy_pJ) + "," + std::to_string(ev.cycles) + "," +
+                                         std::to_string(ev.utilization)
+                                   : std::string(",,,")) +
+                   "," + std::to_string(l.result.evaluated) + "\n";
+        }
+        csv += "total," + std::string(",") + (r.complete ? "1" : "0") + "," + sci(r.edp_J_s) + "," + sci(r.energy_pJ) + "," +
+               std::to_string(r.cycles) + ",," + std::to_string(r.evaluated) + "\n";
+        ok = writeText(opt.csv, csv, err) && ok;
+    }
+    if (!ok) return kExitInput;
+    return r.complete ? kExitOk : kExitCheckFailed;
+}
+
 int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostream& err)
 {
     Project p;
@@ -126,6 +295,7 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
     const ProjectWorkload* layer = nullptr;
     int code = kExitOk;
     if (!loadSearchInput(opt, p, arch, layer, code, err)) return code;
+    if (!opt.network.empty()) return runNetworkSearchCommand(opt, p, arch, out, err);
     const auto kind = parseMapspaceKind(opt.mapspaces.front());
     if (!kind) {
         err << "nestor-cli: unknown mapspace '" << opt.mapspaces.front() << "' (pfm, ruby, ruby-s, ruby-t)\n";
@@ -146,7 +316,8 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
     }
     std::unique_ptr<Mapspace> space;
     try {
-        space = std::make_unique<Mapspace>(layer->workload, arch, *kind);
+        space = std::make_unique<Mapspace>(layer->workload, arch, *kind,
+                                           opt.noConstraints ? MapspaceConstraints{} : p.constraintsFor(layer->workload));
     } catch (const NestorError& e) {
         err << opt.project << ": " << e.what() << "\n";
         return kExitInput;

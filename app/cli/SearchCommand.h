@@ -11,6 +11,10 @@ namespace nestor::cli {
 
 int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostream& err);
 
+// nestor-cli search --network: every layer of a project network.
+int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const Architecture& arch, std::ostream& out,
+                            std::ostream& err);
+
 // Shared with sweep ------------------------------------------------------------------------
 // Reads the project, applies its energy model and picks the layer; returns false after
 // printing the reason (exit code in `code`).

@@ -6,47 +6,18 @@
 #include "io/AtomicFile.h"
 #include "io/JsonWriter.h"
 #include "mapspace/Mapspace.h"
+#include "search/ArchitectureSweep.h"
 #include "search/SearchAlgorithm.h"
+
+#include <algorithm>
+#include <memory>
 
 #include <cstdio>
 #include <ostream>
 
 namespace nestor::cli {
 
-Architecture resizePeArray(const Architecture& a, std::int64_t x, std::int64_t y)
-{
-    const std::int64_t pes = a.compute.instances, cols = a.compute.meshX;
-    if (pes <= 1) throw NestorError("architecture.compute", "no PE array to resize (one MAC)");
-    Architecture r = a;
-    r.name = a.name + "-" + std::to_string(x) + "x" + std::to_string(y);
-    for (auto& l : r.levels) {
-        if (l.instances == pes) {
-            l.instances = x * y;
-            l.meshX = x;
-        } else if (l.instances == cols && cols > 1 && l.meshX == cols) {
-            l.instances = x;
-            l.meshX = x;
-        } else if (l.instances > 1) {
-            throw NestorError("architecture.levels[" + l.name + "]",
-                              "cannot tell how " + std::to_string(l.instances) + " instances scale with the PE array");
-        }
-    }
-    r.compute.instances = x * y;
-    r.compute.meshX = x;
-    const Diagnostics d = r.validate();
-    if (!d.empty()) throw NestorError(d);
-    return r;
-}
-
 namespace {
-
-struct Row {
-    std::string array, mapspace;
-    bool found = false;
-    double edp = 0, energy = 0, area = 0, utilization = 0;
-    std::int64_t cycles = 0, evaluated = 0;
-    bool pareto = false;
-};
 
 std::string sci(double v)
 {
@@ -54,6 +25,32 @@ std::string sci(double v)
     std::snprintf(buf, sizeof buf, "%.4e", v);
     return buf;
 }
+
+// A progress line per (array, mapspace) point and layer.
+class SweepProgress : public SweepObserver {
+public:
+    SweepProgress(std::ostream& err, std::string metric, bool enabled) : err_(err), metric_(std::move(metric)), enabled_(enabled) {}
+    void onPointStarted(const PeArraySize& s, MapspaceKind k) override { point_ = s.name() + " " + mapspaceKindName(k); }
+    void onLayerStarted(int index, int count, const std::string& name) override
+    {
+        const std::string label = count > 1 ? point_ + " " + std::to_string(index + 1) + "/" + std::to_string(count) + " " + name : point_;
+        line_ = std::make_unique<ProgressLine>(err_, label, metric_, enabled_);
+    }
+    void onLayerFinished(int, const NetworkLayerResult&) override
+    {
+        if (line_) line_->finish();
+    }
+    void onProgress(const SearchProgress& p) override
+    {
+        if (line_) line_->onProgress(p);
+    }
+
+private:
+    std::ostream& err_;
+    std::string metric_, point_;
+    bool enabled_;
+    std::unique_ptr<ProgressLine> line_;
+};
 
 } // namespace
 
@@ -64,95 +61,74 @@ int runSweepCommand(const SearchCliOptions& opt, std::ostream& out, std::ostream
     const ProjectWorkload* layer = nullptr;
     int code = kExitOk;
     if (!loadSearchInput(opt, p, base, layer, code, err)) return code;
-    std::vector<MapspaceKind> kinds;
+    SweepOptions so;
+    so.kinds.clear();
     for (const auto& m : opt.mapspaces) {
         const auto k = parseMapspaceKind(m);
         if (!k) {
             err << "nestor-cli: unknown mapspace '" << m << "'\n";
             return kExitUsage;
         }
-        kinds.push_back(*k);
+        so.kinds.push_back(*k);
     }
-    std::vector<std::pair<std::int64_t, std::int64_t>> arrays;
-    for (const auto& s : opt.arrays) {
-        const auto xpos = s.find('x');
-        long long x = 0, y = 0;
-        if (xpos == std::string::npos || std::sscanf(s.c_str(), "%lldx%lld", &x, &y) != 2 || x < 1 || y < 1) {
-            err << "nestor-cli: array size '" << s << "' is not XxY\n";
-            return kExitUsage;
-        }
-        arrays.emplace_back(x, y);
-    }
-    SearchOptions so;
+    std::vector<NetworkSearchLayer> layers;
     try {
-        so = engineSearchOptions(opt);
-        if (!findSearchAlgorithm(so.algorithm)) throw NestorError("algorithm", "unknown algorithm '" + so.algorithm + "'");
+        so.arrays.clear();
+        for (const auto& s : opt.arrays) so.arrays.push_back(parsePeArraySize(s));
+        so.search = engineSearchOptions(opt);
+        if (!findSearchAlgorithm(so.search.algorithm))
+            throw NestorError("algorithm", "unknown algorithm '" + so.search.algorithm + "'");
+        if (!opt.network.empty()) {
+            layers = projectNetworkLayers(p, opt.network, !opt.noConstraints);
+        } else {
+            NetworkSearchLayer l;
+            l.name = layer->workload.name;
+            l.workload = layer->workload;
+            if (!opt.noConstraints) l.constraints = p.constraintsFor(layer->workload);
+            layers.push_back(std::move(l));
+        }
     } catch (const NestorError& e) {
         err << "nestor-cli: " << e.what() << "\n";
         return kExitUsage;
     }
     const std::atomic<bool>* cancel = installInterruptHandler();
-    std::vector<Row> rows;
-    for (const auto& [x, y] : arrays) {
-        for (MapspaceKind k : kinds) {
-            if (cancel->load()) break;
-            Row row;
-            row.array = std::to_string(x) + "x" + std::to_string(y);
-            row.mapspace = mapspaceKindName(k);
-            try {
-                const Architecture a = resizePeArray(base, x, y);
-                const Mapspace space(layer->workload, a, k);
-                ProgressLine progress(err, row.array + " " + row.mapspace, searchMetricName(so.metrics.front()), !opt.quiet);
-                const SearchResult r = runSearch(space, so, &progress, cancel);
-                progress.finish();
-                row.found = r.found;
-                row.evaluated = r.evaluated;
-                row.area = a.area_um2();
-                if (r.found) {
-                    row.edp = r.bestEvaluation.edp_J_s;
-                    row.energy = r.bestEvaluation.energy_pJ;
-                    row.cycles = r.bestEvaluation.cycles;
-                    row.utilization = r.bestEvaluation.utilization;
-                    row.area = r.bestEvaluation.area_um2 > 0 ? r.bestEvaluation.area_um2 : row.area;
-                }
-            } catch (const NestorError& e) {
-                err << "nestor-cli: " << row.array << " " << row.mapspace << ": " << e.what() << "\n";
-            }
-            rows.push_back(row);
-        }
-    }
-    for (MapspaceKind k : kinds) {
-        std::vector<std::vector<double>> pts;
-        std::vector<std::size_t> idx;
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            if (rows[i].found && rows[i].mapspace == mapspaceKindName(k)) {
-                pts.push_back({rows[i].area, rows[i].edp});
-                idx.push_back(i);
-            }
-        for (std::size_t f : paretoFront(pts)) rows[idx[f]].pareto = true;
-    }
-    out << "Layer " << layer->workload.name << ", metric " << opt.metrics << ", algorithm " << opt.algorithm << "\n";
+    SweepProgress progress(err, searchMetricName(so.search.metrics.front()), !opt.quiet);
+    const SweepResult r = runArchitectureSweep(base, layers, so, &progress, cancel);
+    for (const auto& pt : r.points)
+        if (!pt.error.empty()) err << "nestor-cli: " << pt.array.name() << " " << mapspaceKindName(pt.kind) << ": " << pt.error << "\n";
+
+    out << (opt.network.empty() ? "Layer " + layers.front().name : "Network " + opt.network) << ", metric " << opt.metrics
+        << ", algorithm " << opt.algorithm << ", seed " << opt.seed << (r.cancelled ? " (interrupted)" : "") << "\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-8s %-8s %12s %12s %12s %7s %14s %s\n", "array", "mapspace", "EDP J*s", "energy pJ",
                   "cycles", "util %", "area um^2", "pareto");
     out << line;
-    for (const auto& r : rows) {
-        if (!r.found) {
-            std::snprintf(line, sizeof line, "%-8s %-8s %12s\n", r.array.c_str(), r.mapspace.c_str(), "no valid mapping");
+    for (const auto& pt : r.points) {
+        const std::string ms = mapspaceKindName(pt.kind);
+        if (!pt.found) {
+            std::snprintf(line, sizeof line, "%-8s %-8s %12s\n", pt.array.name().c_str(), ms.c_str(),
+                          pt.error.empty() ? "no valid mapping" : "error");
         } else {
-            std::snprintf(line, sizeof line, "%-8s %-8s %12s %12s %12lld %7.2f %14.1f %s\n", r.array.c_str(),
-                          r.mapspace.c_str(), sci(r.edp).c_str(), sci(r.energy).c_str(), static_cast<long long>(r.cycles),
-                          100.0 * r.utilization, r.area, r.pareto ? "*" : "");
+            std::snprintf(line, sizeof line, "%-8s %-8s %12s %12s %12lld %7.2f %14.1f %s\n", pt.array.name().c_str(), ms.c_str(),
+                          sci(pt.edp_J_s).c_str(), sci(pt.energy_pJ).c_str(), static_cast<long long>(pt.cycles),
+                          100.0 * pt.utilization, pt.area_um2, pt.pareto ? "*" : "");
         }
         out << line;
+    }
+    for (std::size_t k = 0; k < so.kinds.size() && k < r.fronts.size(); ++k) {
+        out << "Pareto front (area vs EDP) of " << mapspaceKindName(so.kinds[k]) << ":";
+        auto front = r.fronts[k];
+        std::sort(front.begin(), front.end(), [&](std::size_t a, std::size_t b) { return r.points[a].area_um2 < r.points[b].area_um2; });
+        for (std::size_t i : front) out << " " << r.points[i].array.name();
+        out << (front.empty() ? " (none)\n" : "\n");
     }
     bool ok = true;
     if (!opt.csv.empty()) {
         std::string csv = "array,mapspace,found,edp_J_s,energy_pJ,cycles,utilization,area_um2,pareto,evaluated\n";
-        for (const auto& r : rows)
-            csv += r.array + "," + r.mapspace + "," + (r.found ? "1" : "0") + "," + sci(r.edp) + "," + sci(r.energy) + "," +
-                   std::to_string(r.cycles) + "," + std::to_string(r.utilization) + "," + std::to_string(r.area) + "," +
-                   (r.pareto ? "1" : "0") + "," + std::to_string(r.evaluated) + "\n";
+        for (const auto& pt : r.points)
+            csv += pt.array.name() + "," + mapspaceKindName(pt.kind) + "," + (pt.found ? "1" : "0") + "," + sci(pt.edp_J_s) + "," +
+                   sci(pt.energy_pJ) + "," + std::to_string(pt.cycles) + "," + std::to_string(pt.utilization) + "," +
+                   std::to_string(pt.area_um2) + "," + (pt.pareto ? "1" : "0") + "," + std::to_string(pt.evaluated) + "\n";
         try {
             writeFileAtomically(opt.csv, csv);
         } catch (const std::exception& e) {
@@ -163,11 +139,11 @@ int runSweepCommand(const SearchCliOptions& opt, std::ostream& out, std::ostream
     if (!opt.json.empty()) {
         JsonWriter j;
         j.beginArray();
-        for (const auto& r : rows)
-            j.beginObject().field("array", r.array).field("mapspace", r.mapspace).field("found", r.found)
-                .field("edp_J_s", r.edp).field("energy_pJ", r.energy).field("cycles", r.cycles)
-                .field("utilization", r.utilization).field("area_um2", r.area).field("pareto", r.pareto)
-                .field("evaluated", r.evaluated).endObject();
+        for (const auto& pt : r.points)
+            j.beginObject().field("array", pt.array.name()).field("mapspace", mapspaceKindName(pt.kind)).field("found", pt.found)
+                .field("edp_J_s", pt.edp_J_s).field("energy_pJ", pt.energy_pJ).field("cycles", pt.cycles)
+                .field("utilization", pt.utilization).field("area_um2", pt.area_um2).field("pareto", pt.pareto)
+                .field("evaluated", pt.evaluated).endObject();
         j.endArray();
         try {
             writeFileAtomically(opt.json, j.str());

@@ -3,6 +3,7 @@
 // job defaults. Read from / written to the YAML schema in docs/project-format.md.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
+#include "mapspace/MapspaceConstraints.h"
 #include "workload/Workload.h"
 
 #include <map>
@@ -35,6 +36,24 @@ struct ProjectMapping {
     Mapping mapping;               // mapping.name is the mapping's name
 };
 
+// One entry of the project's `constraints:` list (docs/project-format.md), kept as written so
+// that the writer can round-trip it. Timeloop's constraint types: temporal (factors,
+// permutation), spatial (factors, spatial axes), bypass (keep, bypass), utilization (min).
+struct ProjectConstraint {
+    enum class Type { Temporal, Spatial, Bypass, Utilization };
+    Type type = Type::Temporal;
+    std::string target;                    // level name (empty for utilization)
+    std::string workload;                  // empty = every layer of the project
+    std::vector<FactorConstraint> factors; // level = target, spatial = (type == Spatial)
+    std::vector<std::string> permutation;  // temporal: fixed innermost prefix (innermost first)
+    bool hasAxes = false;                  // spatial: split / spatial_x / spatial_y given
+    std::vector<std::string> axisX, axisY; // dimensions allowed on X and on Y
+    std::vector<std::string> keep, bypass; // bypass type: tensor names
+    double minUtilization = 0.0;           // utilization type
+};
+
+std::string projectConstraintTypeName(ProjectConstraint::Type t);  // "temporal", "spatial", ...
+
 struct Project {
     std::string name;
     std::string path;              // file it was read from (empty when new)
@@ -45,6 +64,12 @@ struct Project {
     std::vector<ProjectMapping> mappings;
     std::string jobWorkload;       // defaults for CLI/GUI; may be empty
     std::string jobMapping;
+    std::vector<ProjectConstraint> constraints;  // mapspace constraints for searches
+
+    // The constraints that apply to `w`: entries for every layer and entries naming w.name.
+    // Dimensions and tensors that `w` lacks are left out (a factor constraint on a missing
+    // dimension is kept only when it cannot hold, e.g. D=2 or D>=2, so that the mapspace reports it).
+    MapspaceConstraints constraintsFor(const Workload& w) const;
 
     const ProjectWorkload* findWorkload(const std::string& name) const;
     const ProjectMapping* findMapping(const std::string& name) const;

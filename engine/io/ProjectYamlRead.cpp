@@ -5,6 +5,9 @@
 #include "io/RankText.h"
 #include "io/YamlUtil.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 
@@ -37,6 +40,9 @@ private:
     void readMapping(const YamlRef& n);
     std::vector<Loop> readLoops(const YamlRef& list, const Workload& w, const std::string& prefix);
     void readJob(const YamlRef& n);
+    void readConstraint(const YamlRef& n);
+    std::vector<std::string> readDimensionNames(const YamlRef& v, const std::string& workload);
+    void checkTensor(const YamlRef& v, const std::string& tensor, const std::string& workload);
     void validate();
 
     // Registers a name; a second definition is an error at `ref`.
@@ -82,9 +88,9 @@ void ProjectReader::load(const std::string& text, const std::string& path, bool 
         root.fail("an included file must be a map (workloads, networks, architecture, mappings)");
     }
     if (isMain)
-        root.checkKeys({"nestor", "name", "include", "workloads", "networks", "architecture", "mappings", "job"});
+        root.checkKeys({"nestor", "name", "include", "workloads", "networks", "architecture", "mappings", "constraints", "job"});
     else
-        root.checkKeys({"nestor", "include", "workloads", "networks", "architecture", "mappings"});
+        root.checkKeys({"nestor", "include", "workloads", "networks", "architecture", "mappings", "constraints"});
     const YamlRef version = isMain ? root.require("nestor") : root.get("nestor");
     if (version.defined() && version.asInt() != 1)
         version.fail("unsupported schema version " + version.asString() + " (this Nestor reads version 1)");
@@ -529,6 +535,192 @@ void ProjectReader::readMapping(const YamlRef& n)
     p_.mappings.push_back(std::move(pm));
 }
 
+// ---------------------------------------------------------------- constraints
+
+// Dimension names of a constraint: a string ("C K", "C,K" or "CK" for one-letter names) or a
+// list. Every name must be a dimension of the constrained workload, or of some workload of the
+// project when the entry applies to every layer.
+std::vector<std::string> ProjectReader::readDimensionNames(const YamlRef& v, const std::string& workload)
+{
+    std::vector<std::string> names = v.isSequence() ? v.asStringList() : splitDimensionList(v.asString());
+    for (const auto& n : names) {
+        bool known = false;
+        std::string all;
+        for (const auto& pw : p_.workloads) {
+            if (!workload.empty() && pw.workload.name != workload) continue;
+            known = known || pw.workload.dimIndex(n) >= 0;
+            for (const auto& d : pw.workload.dimNames)
+                if (all.find(" " + d + ",") == std::string::npos) all += " " + d + ",";
+        }
+        if (!known)
+            v.fail("unknown dimension '" + n + "'" + (workload.empty() ? " (no workload has it;" : " (workload '" + workload + "' has") +
+                   (all.empty() ? " none" : all.substr(0, all.size() - 1)) + ")");
+    }
+    return names;
+}
+
+void ProjectReader::checkTensor(const YamlRef& v, const std::string& tensor, const std::string& workload)
+{
+    for (const auto& pw : p_.workloads) {
+        if (!workload.empty() && pw.workload.name != workload) continue;
+        if (pw.workload.tensorIndex(tensor) >= 0) return;
+    }
+    v.fail("unknown tensor '" + tensor + "'" + (workload.empty() ? " (no workload has it)" : " (not in workload '" + workload + "')"));
+}
+
+void ProjectReader::readConstraint(const YamlRef& n)
+{
+    n.requireMap();
+    const std::string prefix = yamlio::indexPath("constraints", p_.constraints.size());
+    remember(prefix, n);
+    ProjectConstraint c;
+    const YamlRef typeRef = n.require("type");
+    const std::string type = typeRef.asString();
+    if (type == "temporal") {
+        c.type = ProjectConstraint::Type::Temporal;
+        n.checkKeys({"target", "type", "workload", "factors", "permutation"});
+    } else if (type == "spatial") {
+        c.type = ProjectConstraint::Type::Spatial;
+        n.checkKeys({"target", "type", "workload", "factors", "permutation", "split", "spatial_x", "spatial_y"});
+    } else if (type == "bypass" || type == "dataspace" || type == "datatype") {
+        c.type = ProjectConstraint::Type::Bypass;
+        n.checkKeys({"target", "type", "workload", "keep", "bypass"});
+    } else if (type == "utilization") {
+        c.type = ProjectConstraint::Type::Utilization;
+        n.checkKeys({"target", "type", "workload", "min"});
+    } else {
+        typeRef.fail("unknown constraint type '" + type + "' (temporal, spatial, bypass, utilization)");
+    }
+    if (const YamlRef wl = n.get("workload"); wl.defined()) {
+        c.workload = wl.asString();
+        if (!p_.findWorkload(c.workload)) wl.fail("unknown workload '" + c.workload + "'");
+    }
+    const Architecture& a = p_.architecture;
+    int level = -1;
+    const YamlRef target = c.type == ProjectConstraint::Type::Utilization ? n.get("target") : n.require("target");
+    if (target.defined()) {
+        c.target = target.asString();
+        if (a.levels.empty()) target.fail("constraints need an architecture");
+        level = a.levelIndex(c.target);
+        if (level < 0) {
+            std::string known;
+            for (const auto& l : a.levels) known += (known.empty() ? "" : ", ") + l.name;
+            target.fail("unknown level '" + c.target + "' (storage levels: " + known + ")");
+        }
+    }
+    const bool spatialOnly = level >= 0 && a.levels[level].technology == "dummy";
+
+    if (const YamlRef f = n.get("factors"); f.defined()) {
+        MapspaceConstraints parsed;
+        try {
+            parsed.addFactors(c.target, c.type == ProjectConstraint::Type::Spatial, f.asString());
+        } catch (const NestorError& e) {
+            f.fail(e.diagnostics().empty() ? e.what() : e.diagnostics().front().message);
+        }
+        if (parsed.factors.empty()) f.fail("no factors given (e.g. \"C=4 M<=8 P>=2\")");
+        const std::int64_t fanout = level >= 0 ? a.fanout(level) : 1;
+        for (const auto& x : parsed.factors) {
+            bool known = false;
+            for (const auto& pw : p_.workloads)
+                if (c.workload.empty() || pw.workload.name == c.workload) known = known || pw.workload.dimIndex(x.dim) >= 0;
+            if (!known) f.fail("unknown dimension '" + x.dim + "'" + (c.workload.empty() ? " (no workload has it)" : " (not in workload '" + c.workload + "')"));
+            if (c.type == ProjectConstraint::Type::Spatial && x.op != FactorConstraint::Op::Le && x.value > fanout)
+                f.fail(x.dim + " factor " + std::to_string(x.value) + " exceeds the fanout (" + std::to_string(fanout) +
+                       ") of level '" + c.target + "'");
+            if (c.type == ProjectConstraint::Type::Temporal && spatialOnly && x.op != FactorConstraint::Op::Le && x.value > 1)
+                f.fail("level '" + c.target + "' is spatial-only (dummy): it has no temporal loops");
+        }
+        // Contradictions between factors of the same dimension.
+        for (std::size_t i = 0; i < parsed.factors.size(); ++i) {
+            std::int64_t lo = 1, hi = INT64_MAX;
+            const std::string& d = parsed.factors[i].dim;
+            for (const auto& x : parsed.factors) {
+                if (x.dim != d) continue;
+                if (x.op != FactorConstraint::Op::Le) lo = std::max(lo, x.value);
+                if (x.op != FactorConstraint::Op::Ge) hi = std::min(hi, x.value);
+                if (x.op == FactorConstraint::Op::Eq)
+                    for (const auto& y : parsed.factors)
+                        if (y.dim == d && y.op == FactorConstraint::Op::Eq && y.value != x.value)
+                            f.fail("contradictory factors for " + d + ": " + d + "=" + std::to_string(x.value) + " and " + d + "=" +
+                                   std::to_string(y.value));
+            }
+            if (lo > hi) f.fail("contradictory factors for " + d + ": no factor is >= " + std::to_string(lo) + " and <= " + std::to_string(hi));
+        }
+        c.factors = parsed.factors;
+        remember(prefix + ".factors", f);
+    }
+    if (const YamlRef perm = n.get("permutation"); perm.defined()) {
+        if (c.type == ProjectConstraint::Type::Spatial)
+            perm.fail("a spatial permutation is not supported (the order of spatial loops cannot change any count)");
+        if (!perm.isSequence() && perm.asString().find('_') != std::string::npos)
+            perm.fail("a fixed outermost suffix ('_') is not supported; give the innermost prefix only");
+        if (spatialOnly) perm.fail("level '" + c.target + "' is spatial-only (dummy): it has no temporal loops");
+        c.permutation = readDimensionNames(perm, c.workload);
+        for (std::size_t i = 0; i < c.permutation.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                if (c.permutation[i] == c.permutation[j]) perm.fail("dimension '" + c.permutation[i] + "' appears twice");
+    }
+    const YamlRef split = n.get("split"), sx = n.get("spatial_x"), sy = n.get("spatial_y");
+    if (split.defined() && (sx.defined() || sy.defined()))
+        (sx.defined() ? sx : sy).fail("give either split or spatial_x/spatial_y, not both");
+    if (split.defined()) {
+        const std::string text = split.asString();
+        const auto bar = text.find('|');
+        if (bar == std::string::npos || text.find('|', bar + 1) != std::string::npos)
+            split.fail("'" + text + "' is X-dims|Y-dims (e.g. \"C|K\")");
+        const auto x = splitDimensionList(text.substr(0, bar)), y = splitDimensionList(text.substr(bar + 1));
+        for (const auto* side : {&x, &y})
+            for (const auto& d : *side) {
+                bool known = false;
+                for (const auto& pw : p_.workloads)
+                    if (c.workload.empty() || pw.workload.name == c.workload) known = known || pw.workload.dimIndex(d) >= 0;
+                if (!known) split.fail("unknown dimension '" + d + "'");
+            }
+        c.hasAxes = true;
+        c.axisX = x;
+        c.axisY = y;
+    } else if (sx.defined() || sy.defined()) {
+        c.hasAxes = true;
+        if (sx.defined() && !sx.isNull()) c.axisX = readDimensionNames(sx, c.workload);
+        if (sy.defined() && !sy.isNull()) c.axisY = readDimensionNames(sy, c.workload);
+    }
+    if (c.hasAxes) {
+        const YamlRef at = split.defined() ? split : sx.defined() ? sx : sy;
+        if (level >= 0 && a.fanout(level) <= 1) at.fail("level '" + c.target + "' has no spatial fanout");
+        for (const auto& d : c.axisX)
+            for (const auto& e : c.axisY)
+                if (d == e) at.fail("dimension '" + d + "' is on both X and Y");
+    }
+    if (c.type == ProjectConstraint::Type::Spatial && level >= 0 && a.fanout(level) <= 1)
+        n.fail("level '" + c.target + "' has no spatial fanout: a spatial constraint cannot apply");
+    const YamlRef keep = n.get("keep"), bypass = n.get("bypass");
+    if (c.type == ProjectConstraint::Type::Bypass && !keep.defined() && !bypass.defined())
+        n.fail("a bypass constraint needs keep or bypass (a list of tensors)");
+    auto tensors = [&](const YamlRef& v, std::vector<std::string>& out) {
+        if (!v.defined() || v.isNull()) return;
+        out = v.asStringList();
+        for (const auto& t : out) checkTensor(v, t, c.workload);
+    };
+    tensors(keep, c.keep);
+    tensors(bypass, c.bypass);
+    for (const auto& t : c.keep) {
+        for (const auto& u : c.bypass)
+            if (t == u) bypass.fail("tensor '" + t + "' is both kept and bypassed");
+        if (spatialOnly) keep.fail("level '" + c.target + "' is spatial-only (dummy): it keeps nothing");
+    }
+    if (level == 0 && !c.bypass.empty()) bypass.fail("the backing store ('" + c.target + "') keeps every tensor");
+    if (c.type == ProjectConstraint::Type::Utilization) {
+        const YamlRef m = n.require("min");
+        c.minUtilization = m.asDouble();
+        if (c.minUtilization < 0.0 || c.minUtilization > 1.0) m.fail("minimum utilization must be between 0 and 1");
+    }
+    if (c.type == ProjectConstraint::Type::Temporal && c.factors.empty() && c.permutation.empty())
+        n.fail("a temporal constraint needs factors or a permutation");
+    if (c.type == ProjectConstraint::Type::Spatial && c.factors.empty() && !c.hasAxes)
+        n.fail("a spatial constraint needs factors, split or spatial_x/spatial_y");
+    p_.constraints.push_back(std::move(c));
+}
+
 // ---------------------------------------------------------------- job, validation
 
 void ProjectReader::readJob(const YamlRef& n)
@@ -599,6 +791,7 @@ Project ProjectReader::run(const std::string& text, const std::string& path)
     for (const auto& d : docs_)
         if (const YamlRef a = d.root.get("architecture"); a.defined()) readArchitecture(a);
     eachList("mappings", [&](const YamlRef& n) { readMapping(n); });
+    eachList("constraints", [&](const YamlRef& n) { readConstraint(n); });
     if (const YamlRef job = mainDoc.root.get("job"); job.defined()) readJob(job);
     validate();
     return std::move(p_);

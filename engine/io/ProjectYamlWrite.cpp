@@ -137,6 +137,42 @@ void writeMapping(std::ostream& o, const ProjectMapping& pm, const Project& p)
     else o << "    levels:\n" << body;
 }
 
+std::string nameList(const std::vector<std::string>& names)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + yamlScalar(names[i]);
+    return s + "]";
+}
+
+void writeConstraint(std::ostream& o, const ProjectConstraint& c)
+{
+    o << "  - {";
+    bool first = true;
+    auto field = [&](const char* key, const std::string& value) {
+        o << (first ? "" : ", ") << key << ": " << value;
+        first = false;
+    };
+    if (!c.target.empty()) field("target", yamlScalar(c.target));
+    field("type", projectConstraintTypeName(c.type));
+    if (!c.workload.empty()) field("workload", yamlScalar(c.workload));
+    if (!c.factors.empty()) {
+        std::string f;
+        for (const auto& x : c.factors)
+            f += (f.empty() ? "" : " ") + x.dim +
+                 (x.op == FactorConstraint::Op::Eq ? "=" : x.op == FactorConstraint::Op::Le ? "<=" : ">=") + num(x.value);
+        field("factors", yamlScalar(f));
+    }
+    if (!c.permutation.empty()) field("permutation", nameList(c.permutation));
+    if (c.hasAxes) {
+        field("spatial_x", nameList(c.axisX));
+        field("spatial_y", nameList(c.axisY));
+    }
+    if (!c.keep.empty()) field("keep", nameList(c.keep));
+    if (!c.bypass.empty()) field("bypass", nameList(c.bypass));
+    if (c.type == ProjectConstraint::Type::Utilization) field("min", num(c.minUtilization));
+    o << "}\n";
+}
+
 } // namespace
 
 std::string writeProject(const Project& p)
@@ -165,6 +201,10 @@ std::string writeProject(const Project& p)
     if (!p.mappings.empty()) {
         o << "\nmappings:\n";
         for (const auto& m : p.mappings) writeMapping(o, m, p);
+    }
+    if (!p.constraints.empty()) {
+        o << "\nconstraints:\n";
+        for (const auto& c : p.constraints) writeConstraint(o, c);
     }
     if (!p.jobWorkload.empty() || !p.jobMapping.empty()) {
         o << "\njob:\n";

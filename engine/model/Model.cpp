@@ -22,6 +22,7 @@ Diagnostics structuralChecks(const Workload& w, const Architecture& a, const Map
     if (!d.empty()) return d;
     for (auto& x : m.validate(w, a)) d.push_back(x);
     if (w.numDims() > 32) d.push_back({"workload.dimensions", "at most 32 dimensions are supported", {}});
+    if (a.numLevels() > 64) d.push_back({"architecture.levels", "at most 64 storage levels are supported", {}});
     for (const auto& t : w.tensors)
         if (t.ranks.size() > static_cast<std::size_t>(model::kMaxRanks))
             d.push_back({"workload.tensors." + t.name, "at most 8 ranks per tensor are supported", {}});
@@ -230,14 +231,26 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
 void fillCapacities(const Workload& w, const Architecture& a, const Mapping& m, const model::NestLayout& nest,
                     Evaluation& ev)
 {
-    std::array<std::int64_t, 32> ext{};
-    for (int i = 0; i < a.numLevels(); ++i) {
-        const int from = nest.levelBegin[i];
-        for (int d = 0; d < w.numDims(); ++d) {
-            bool fullReachable = false;
-            for (int q = 0; q < from; ++q) fullReachable = fullReachable || (nest.loops[q].dim == d && nest.loops[q].residual > 1);
-            ext[d] = nest.innerExtent(from, d, !fullReachable);
+    const int L = a.numLevels();
+    const int D = w.numDims();
+    // Per level: may a dimension leave its residual context above the level's loops?
+    std::array<std::array<bool, 32>, 64> reachable{};  // structuralChecks caps levels at 64
+    std::array<bool, 32> seen{};
+    for (int i = 0; i < L; ++i) {
+        reachable[i] = seen;
+        for (int q = nest.levelBegin[i]; q < nest.levelBegin[i + 1]; ++q)
+            if (nest.loops[q].residual > 1) seen[nest.loops[q].dim] = true;
+    }
+    // Extents of the loops at and below each level, full and residual, innermost level first.
+    std::array<std::int64_t, 32> full{}, residual{}, ext{};
+    for (int d = 0; d < D; ++d) full[d] = residual[d] = 1;
+    for (int i = L - 1; i >= 0; --i) {
+        for (int q = nest.levelBegin[i + 1] - 1; q >= nest.levelBegin[i]; --q) {
+            const auto& l = nest.loops[q];
+            full[l.dim] += (l.bound - 1) * l.stride;
+            residual[l.dim] += (l.residual - 1) * l.stride;
         }
+        for (int d = 0; d < D; ++d) ext[d] = reachable[i][d] ? full[d] : residual[d];
         auto& ls = ev.levels[i];
         ls.capacity_used_words = 0;
         for (int t = 0; t < w.numTensors(); ++t) {

@@ -205,6 +205,28 @@ bool sameProject(const Project& a, const Project& b)
             CHECK_EQ(p.keep, q.keep);
         }
     }
+    CHECK_EQ(a.constraints.size(), b.constraints.size());
+    for (std::size_t i = 0; i < a.constraints.size(); ++i) {
+        const ProjectConstraint &x = a.constraints[i], &y = b.constraints[i];
+        CHECK_EQ(x.type, y.type);
+        CHECK_EQ(x.target, y.target);
+        CHECK_EQ(x.workload, y.workload);
+        CHECK_EQ(x.factors.size(), y.factors.size());
+        for (std::size_t f = 0; f < x.factors.size(); ++f) {
+            CHECK_EQ(x.factors[f].level, y.factors[f].level);
+            CHECK_EQ(x.factors[f].spatial, y.factors[f].spatial);
+            CHECK_EQ(x.factors[f].dim, y.factors[f].dim);
+            CHECK_EQ(x.factors[f].op, y.factors[f].op);
+            CHECK_EQ(x.factors[f].value, y.factors[f].value);
+        }
+        CHECK_EQ(x.permutation, y.permutation);
+        CHECK_EQ(x.hasAxes, y.hasAxes);
+        CHECK_EQ(x.axisX, y.axisX);
+        CHECK_EQ(x.axisY, y.axisY);
+        CHECK_EQ(x.keep, y.keep);
+        CHECK_EQ(x.bypass, y.bypass);
+        CHECK_EQ(x.minUtilization, y.minUtilization);
+    }
     CHECK_EQ(a.jobWorkload, b.jobWorkload);
     CHECK_EQ(a.jobMapping, b.jobMapping);
     return true;
@@ -288,6 +310,13 @@ mappings:
         keep: [Inputs, Outputs]
       - level: spatial
         keep: []
+constraints:
+  - {target: DRAM, type: temporal, factors: "R=1 S<=3 P>=2", permutation: "Q P"}
+  - {target: spatial, type: spatial, factors: "P<=4 M=2", split: "P|C M"}
+  - {target: spatial, type: spatial, workload: conv3_1, spatial_x: [Q], spatial_y: []}
+  - {target: GLB, type: bypass, keep: [Inputs], bypass: [Weights]}
+  - {target: RF, type: datatype, workload: gemm1, keep: [A, B]}
+  - {type: utilization, min: 0.25}
 job:
   workload: conv1d
   mapping: conv1d-imperfect
@@ -302,6 +331,7 @@ private slots:
     void richProjectValues();
     void roundTrip();
     void roundTripExactDoubles();
+    void constraintsValues();
     void roundTripExamples_data();
     void roundTripExamples();
     void badInput_data();
@@ -389,6 +419,39 @@ void TestProjectYaml::roundTrip()
     }
     QVERIFY2(sameProject(p, q), text.c_str());
     QCOMPARE(writeProject(q), text);
+}
+
+void TestProjectYaml::constraintsValues()
+{
+    const Project p = parseProject(kRich, "rich.yaml");
+    QCOMPARE(p.constraints.size(), std::size_t(6));
+    const ProjectConstraint& t = p.constraints[0];
+    QCOMPARE(t.type, ProjectConstraint::Type::Temporal);
+    QCOMPARE(t.factors.size(), std::size_t(3));
+    QCOMPARE(t.factors[1].dim, std::string("S"));
+    QCOMPARE(t.factors[1].op, FactorConstraint::Op::Le);
+    QCOMPARE(t.factors[2].op, FactorConstraint::Op::Ge);
+    QCOMPARE(t.permutation, (std::vector<std::string>{"Q", "P"}));
+    const ProjectConstraint& s = p.constraints[1];
+    QVERIFY(s.hasAxes && s.factors.front().spatial);
+    QCOMPARE(s.axisX, std::vector<std::string>{"P"});
+    QCOMPARE(s.axisY, (std::vector<std::string>{"C", "M"}));
+    QCOMPARE(p.constraints[2].workload, std::string("conv3_1"));
+    QVERIFY(p.constraints[2].axisY.empty());
+    QCOMPARE(p.constraints[4].type, ProjectConstraint::Type::Bypass);
+    QCOMPARE(p.constraints[5].minUtilization, 0.25);
+    // per layer: conv3_1 gets every entry but the gemm one; conv1d (R, P) loses S, C, M, Q
+    const MapspaceConstraints conv = p.constraintsFor(p.findWorkload("conv3_1")->workload);
+    QCOMPARE(conv.factors.size(), std::size_t(5));
+    QCOMPARE(conv.spatialAxes.size(), std::size_t(2));
+    QCOMPARE(conv.keeps.size(), std::size_t(2));
+    QCOMPARE(conv.minUtilization, 0.25);
+    const MapspaceConstraints c1d = p.constraintsFor(p.findWorkload("conv1d")->workload);
+    QCOMPARE(c1d.factors.size(), std::size_t(4));  // R=1 P>=2 P<=4, and M=2 (cannot hold: kept to be reported)
+    QCOMPARE(c1d.permutations.front().innermostFirst, std::vector<std::string>{"P"});
+    QCOMPARE(c1d.spatialAxes.front().y, std::vector<std::string>{});
+    const MapspaceConstraints g = p.constraintsFor(p.findWorkload("gemm1")->workload);
+    QCOMPARE(g.keeps.size(), std::size_t(2));  // A and B at RF; Inputs/Weights are not gemm tensors
 }
 
 void TestProjectYaml::roundTripExactDoubles()
@@ -544,6 +607,47 @@ void TestProjectYaml::badInput_data()
 
     y = "nestor: 1\nworkloads:\n  - {name: c, type: depthwise, C: 3, M: 3}\n";
     row("depthwise has no M", y, "unknown key 'M'", positionOf(y, "M: 3"));
+
+    // constraints (kBase: workload c1 with R, P; one level Buf, no fanout)
+    const std::string cs = "constraints:\n";
+    y = kBase + cs + "  - {target: GLB, type: temporal, factors: \"P=2\"}\n";
+    row("constraint unknown level", y, "unknown level 'GLB'", positionOf(y, "GLB"));
+    y = kBase + cs + "  - {target: Buf, type: temporal, factors: \"X=2\"}\n";
+    row("constraint unknown dimension", y, "unknown dimension 'X'", positionOf(y, "\"X=2\""));
+    y = kBase + cs + "  - {target: Buf, type: temporal, factors: \"P~2\"}\n";
+    row("constraint malformed factor", y, "is not D=n, D<=n or D>=n", positionOf(y, "\"P~2\""));
+    y = kBase + cs + "  - {target: Buf, type: temporal, factors: \"P=0\"}\n";
+    row("constraint zero factor", y, "factors are at least 1", positionOf(y, "\"P=0\""));
+    y = kBase + cs + "  - {target: Buf, type: temporal, factors: \"P=2 P=4\"}\n";
+    row("constraint contradictory factors", y, "contradictory factors for P", positionOf(y, "\"P=2 P=4\""));
+    y = kBase + cs + "  - {target: Buf, type: temporal, factors: \"P>=8 P<=4\"}\n";
+    row("constraint empty range", y, "contradictory factors for P", positionOf(y, "\"P>=8"));
+    y = kBase + cs + "  - {target: Buf, type: temporal, permutation: \"R Z\"}\n";
+    row("constraint unknown permutation dim", y, "unknown dimension 'Z'", positionOf(y, "\"R Z\""));
+    y = kBase + cs + "  - {target: Buf, type: temporal, permutation: \"R_P\"}\n";
+    row("constraint permutation suffix", y, "outermost suffix", positionOf(y, "\"R_P\""));
+    y = kBase + cs + "  - {target: Buf, type: temporal, permutation: \"RPR\"}\n";
+    row("constraint permutation twice", y, "appears twice", positionOf(y, "\"RPR\""));
+    y = kBase + cs + "  - {target: Buf, type: spatial, factors: \"P=2\"}\n";
+    row("constraint spatial without fanout", y, "exceeds the fanout (1)", positionOf(y, "\"P=2\""));
+    y = kBase + cs + "  - {target: Buf, type: spatial, split: \"P|R\"}\n";
+    row("constraint split without fanout", y, "has no spatial fanout", positionOf(y, "\"P|R\""));
+    y = kBase + cs + "  - {target: Buf, type: temporal, split: \"P|R\"}\n";
+    row("constraint split on temporal", y, "unknown key 'split'", positionOf(y, "split"));
+    y = kBase + cs + "  - {target: Buf, type: bypass, keep: [Psums]}\n";
+    row("constraint unknown tensor", y, "unknown tensor 'Psums'", positionOf(y, "[Psums]"));
+    y = kBase + cs + "  - {target: Buf, type: bypass, keep: [Inputs], bypass: [Inputs]}\n";
+    row("constraint keep and bypass", y, "both kept and bypassed", positionOf(y, "[Inputs]", 2));
+    y = kBase + cs + "  - {target: Buf, type: bypass, bypass: [Weights]}\n";
+    row("constraint bypass at backing store", y, "keeps every tensor", positionOf(y, "[Weights]"));
+    y = kBase + cs + "  - {type: utilization, min: 1.5}\n";
+    row("constraint utilization range", y, "between 0 and 1", positionOf(y, "1.5"));
+    y = kBase + cs + "  - {target: Buf, type: diagonal}\n";
+    row("constraint unknown type", y, "unknown constraint type 'diagonal'", positionOf(y, "diagonal"));
+    y = kBase + cs + "  - {target: Buf, type: temporal, workload: c9, factors: \"P=2\"}\n";
+    row("constraint unknown workload", y, "unknown workload 'c9'", positionOf(y, "c9"));
+    y = kBase + cs + "  - {target: Buf, type: temporal}\n";
+    row("constraint without content", y, "needs factors or a permutation", positionOf(y, "{target: Buf"));
 }
 
 void TestProjectYaml::badInput()

@@ -1,0 +1,113 @@
+#include "search/ArchitectureSweep.h"
+
+#include "analysis/ParetoFront.h"
+
+#include <cstdio>
+
+namespace nestor {
+
+PeArraySize parsePeArraySize(const std::string& text)
+{
+    long long x = 0, y = 0;
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%lldx%lld%c", &x, &y, &tail) != 2 || x < 1 || y < 1)
+        throw NestorError("arrays", "array size '" + text + "' is not XxY (e.g. 14x12)");
+    return {x, y};
+}
+
+std::vector<PeArraySize> defaultSweepArrays()
+{
+    return {{2, 7}, {4, 7}, {7, 7}, {8, 8}, {14, 8}, {14, 12}, {16, 12}, {16, 16}};
+}
+
+Architecture resizePeArray(const Architecture& a, std::int64_t x, std::int64_t y)
+{
+    const std::int64_t pes = a.compute.instances, cols = a.compute.meshX;
+    if (pes <= 1) throw NestorError("architecture.compute", "no PE array to resize (one MAC)");
+    Architecture r = a;
+    r.name = a.name + "-" + std::to_string(x) + "x" + std::to_string(y);
+    for (auto& l : r.levels) {
+        if (l.instances == pes) {
+            l.instances = x * y;
+            l.meshX = x;
+        } else if (l.instances == cols && cols > 1 && l.meshX == cols) {
+            l.instances = x;
+            l.meshX = x;
+        } else if (l.instances > 1) {
+            throw NestorError("architecture.levels[" + l.name + "]",
+                              "cannot tell how " + std::to_string(l.instances) + " instances scale with the PE array");
+        }
+    }
+    r.compute.instances = x * y;
+    r.compute.meshX = x;
+    const Diagnostics d = r.validate();
+    if (!d.empty()) throw NestorError(d);
+    return r;
+}
+
+SweepResult runArchitectureSweep(const Architecture& base, const std::vector<NetworkSearchLayer>& layers, const SweepOptions& opt,
+                                 SearchObserver* observer, const std::atomic<bool>* cancel)
+{
+    auto* sweepObserver = dynamic_cast<SweepObserver*>(observer);
+    SweepResult out;
+    for (const auto& size : opt.arrays) {
+        for (MapspaceKind k : opt.kinds) {
+            if (cancel && cancel->load()) {
+                out.cancelled = true;
+                break;
+            }
+            SweepPoint pt;
+            pt.array = size;
+            pt.kind = k;
+            if (sweepObserver) sweepObserver->onPointStarted(size, k);
+            try {
+                const Architecture a = resizePeArray(base, size.x, size.y);
+                pt.area_um2 = a.area_um2();
+                NetworkSearchOptions no;
+                no.kind = k;
+                no.mapspace = opt.mapspace;
+                no.search = opt.search;
+                pt.search = runNetworkSearch(a, layers, no, observer, cancel);
+                if (pt.search.cancelled) out.cancelled = true;
+                for (const auto& l : pt.search.layers)
+                    if (!l.error.empty() && pt.error.empty()) pt.error = l.name + ": " + l.error;
+                pt.found = pt.search.complete;
+                pt.evaluated = pt.search.evaluated;
+                if (pt.found) {
+                    pt.edp_J_s = pt.search.edp_J_s;
+                    pt.energy_pJ = pt.search.energy_pJ;
+                    pt.cycles = pt.search.cycles;
+                    double macs = 0;
+                    for (const auto& l : pt.search.layers)
+                        macs += static_cast<double>(l.result.bestEvaluation.utilization) *
+                                static_cast<double>(l.result.bestEvaluation.cycles) * static_cast<double>(l.repeat);
+                    pt.utilization = pt.cycles > 0 ? macs / static_cast<double>(pt.cycles) : 0.0;
+                }
+            } catch (const NestorError& e) {
+                if (e.diagnostics().size() == 1 && e.diagnostics().front().field == "search.algorithm") throw;
+                pt.error = e.what();
+            }
+            if (sweepObserver) sweepObserver->onPointFinished(pt);
+            out.points.push_back(std::move(pt));
+        }
+        if (out.cancelled) break;
+    }
+    for (MapspaceKind k : opt.kinds) {
+        std::vector<std::vector<double>> pts;
+        std::vector<std::size_t> idx;
+        for (std::size_t i = 0; i < out.points.size(); ++i)
+            if (out.points[i].found && out.points[i].kind == k) {
+                pts.push_back({out.points[i].area_um2, out.points[i].edp_J_s});
+                idx.push_back(i);
+            }
+        std::vector<std::size_t> front;
+        for (std::size_t f : paretoFront(pts)) {
+            out.points[idx[f]].pareto = true;
+            front.push_back(idx[f]);
+        }
+        out.fronts.push_back(std::move(front));
+    }
+    return out;
+}
+
+} // namespace nestor

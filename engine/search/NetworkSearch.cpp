@@ -1,0 +1,95 @@
+#include "search/NetworkSearch.h"
+
+#include "io/Project.h"
+#include "search/SearchAlgorithm.h"
+
+#include <chrono>
+#include <map>
+
+namespace nestor {
+
+std::vector<NetworkSearchLayer> projectNetworkLayers(const Project& p, const std::string& network, bool withConstraints)
+{
+    for (const auto& n : p.networks) {
+        if (n.name != network) continue;
+        std::vector<NetworkSearchLayer> out;
+        for (const auto& [name, repeat] : n.layers) {
+            const ProjectWorkload* pw = p.findWorkload(name);
+            if (!pw) throw NestorError("networks[" + network + "]", "unknown workload '" + name + "'");
+            NetworkSearchLayer l;
+            l.name = name;
+            l.workload = pw->workload;
+            l.repeat = repeat;
+            if (withConstraints) l.constraints = p.constraintsFor(pw->workload);
+            out.push_back(std::move(l));
+        }
+        return out;
+    }
+    std::string names;
+    for (const auto& n : p.networks) names += (names.empty() ? "" : ", ") + n.name;
+    throw NestorError("network", "no network named '" + network + "'" + (names.empty() ? " (the project has none)" : " (networks: " + names + ")"));
+}
+
+NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<NetworkSearchLayer>& layers,
+                                     const NetworkSearchOptions& opt, SearchObserver* observer,
+                                     const std::atomic<bool>* cancel)
+{
+    if (!findSearchAlgorithm(opt.search.algorithm))
+        throw NestorError("search.algorithm", "unknown algorithm '" + opt.search.algorithm + "'");
+    if (opt.search.threads < 1) throw NestorError("search.threads", "at least one thread");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto* netObserver = dynamic_cast<NetworkSearchObserver*>(observer);
+    NetworkSearchResult out;
+    std::map<std::string, std::size_t> done;  // workload name -> index of its first result
+    const int count = static_cast<int>(layers.size());
+    for (int i = 0; i < count; ++i) {
+        const NetworkSearchLayer& l = layers[i];
+        NetworkLayerResult r;
+        r.name = l.name;
+        r.repeat = l.repeat;
+        if (cancel && cancel->load()) {
+            out.cancelled = true;
+        } else if (auto it = done.find(l.name); it != done.end()) {
+            const NetworkLayerResult& first = out.layers[it->second];
+            r.searched = first.searched;
+            r.error = first.error;
+            r.mapspaceSize = first.mapspaceSize;
+            r.result = first.result;
+            r.result.evaluated = 0;  // not searched again
+            r.result.valid = 0;
+            r.result.curve.clear();
+        } else {
+            if (netObserver) netObserver->onLayerStarted(i, count, l.name);
+            try {
+                const Mapspace space(l.workload, a, opt.kind, l.constraints, opt.mapspace);
+                r.mapspaceSize = space.size().total;
+                r.result = runSearch(space, opt.search, observer, cancel);
+                r.searched = true;
+                if (r.result.cancelled) out.cancelled = true;
+            } catch (const NestorError& e) {
+                r.error = e.what();
+            }
+            if (r.searched || !r.error.empty()) done.emplace(l.name, out.layers.size());
+            if (netObserver) netObserver->onLayerFinished(i, r);
+        }
+        out.layers.push_back(std::move(r));
+    }
+    out.complete = !out.layers.empty();
+    for (const auto& r : out.layers) {
+        out.evaluated += r.result.evaluated;
+        if (!r.result.found) {
+            out.complete = false;
+            continue;
+        }
+        const Evaluation& ev = r.result.bestEvaluation;
+        out.energy_pJ += ev.energy_pJ * static_cast<double>(r.repeat);
+        out.cycles += ev.cycles * r.repeat;
+        out.sumLayerEdp_J_s += ev.edp_J_s * static_cast<double>(r.repeat);
+    }
+    out.seconds_delay = static_cast<double>(out.cycles) * a.cycle_seconds;
+    out.edp_J_s = out.energy_pJ * 1e-12 * out.seconds_delay;
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+} // namespace nestor
