@@ -11,19 +11,21 @@ namespace {
 
 constexpr int kMaxLoops = 23;
 
-// Effect of a stretch of steps on the reuse state: state 0 = no remembered translation,
-// state j = the translation of carry class j. cost = words moved.
-struct Transform {
+// Effect of a stretch of steps on a small state machine (the reuse state, possibly joined with
+// the kind of the previous delta): next state and words moved, per starting state.
+template <int Capacity>
+struct TransformOf {
+    using Transform = TransformOf<Capacity>;
     int n = 0;
-    std::array<std::uint8_t, kMaxLoops + 1> next;  // only [0, n) is meaningful
-    std::array<std::int64_t, kMaxLoops + 1> cost;
+    std::array<std::uint16_t, Capacity> next;  // only [0, n) is meaningful
+    std::array<std::int64_t, Capacity> cost;
 
     static Transform identity(int n)
     {
         Transform t;
         t.n = n;
         for (int s = 0; s < n; ++s) {
-            t.next[s] = static_cast<std::uint8_t>(s);
+            t.next[s] = static_cast<std::uint16_t>(s);
             t.cost[s] = 0;
         }
         return t;
@@ -45,8 +47,8 @@ struct Transform {
     {
         Transform r;
         r.n = n;
-        std::array<std::int64_t, kMaxLoops + 1> seenAt;
-        std::array<std::int64_t, kMaxLoops + 1> costAt;
+        std::array<std::int64_t, Capacity> seenAt;
+        std::array<std::int64_t, Capacity> costAt;
         for (int s0 = 0; s0 < n; ++s0) {
             for (int s = 0; s < n; ++s) seenAt[s] = -1;
             int s = s0;
@@ -66,12 +68,17 @@ struct Transform {
                 s = next[s];
                 ++i;
             }
-            r.next[s0] = static_cast<std::uint8_t>(s);
+            r.next[s0] = static_cast<std::uint16_t>(s);
             r.cost[s0] = c;
         }
         return r;
     }
 };
+// The reuse state alone: no remembered translation, or one per distinct non-zero carry.
+using Transform = TransformOf<kMaxLoops + 1>;
+// Reuse state x kind of the previous delta (none/empty, whole tile, or partial per carry).
+constexpr int kMaxJointStates = (kMaxLoops + 1) * (kMaxLoops + 2);
+using JointTransform = TransformOf<kMaxJointStates>;
 
 
 Vec negate(const Vec& v, int n)
@@ -190,7 +197,8 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         }
     }
 
-    // Link transfers need a neighbour whose offset differs by a carry; leave those to the walker.
+    // Link transfers need a neighbour whose offset differs by the carry of the step.
+    bool linksPossible = false;
     if (spec.options->linkTransfers && spec.linkStage && children > 1) {
         auto isCarry = [&](const Vec& d) {
             bool zero = true;
@@ -201,8 +209,6 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
             return false;
         };
         // Mesh neighbours differ by a carry of the X (or Y) spatial odometer.
-        thread_local std::vector<Vec> displacements;
-        displacements.clear();
         for (LoopKind kind : {LoopKind::SpatialX, LoopKind::SpatialY}) {
             Vec innerSpan{};
             for (int p = boundary - 1; p >= leafPos; --p) {
@@ -211,12 +217,9 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
                 const Vec& v = (*spec.stepVectors)[p];
                 Vec d{};
                 for (int r = 0; r < nRanks; ++r) d[r] = v[r] - innerSpan[r];
-                displacements.push_back(d);
+                linksPossible = linksPossible || isCarry(d) || isCarry(negate(d, nRanks));
                 for (int r = 0; r < nRanks; ++r) innerSpan[r] += (l.bound - 1) * v[r];
             }
-        }
-        for (const Vec& d : displacements) {
-            if (isCarry(d) || isCarry(negate(d, nRanks))) return false;
         }
     }
 
@@ -235,51 +238,57 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     std::int64_t steps = 1;
     for (int j = 0; j < k; ++j) steps *= nest.loops[temporal[j]].bound;
 
+    // Carry classes: equal translations behave alike. partial = words a move by the carry brings.
+    std::array<int, kMaxLoops> canon;
+    std::array<std::int64_t, kMaxLoops> partial;
+    std::array<std::uint8_t, kMaxLoops> zero;
+    for (int j = 0; j < k; ++j) {
+        canon[j] = j;
+        for (int m = 0; m < j; ++m)
+            if (carry[m] == carry[j]) {
+                canon[j] = m;
+                break;
+            }
+        std::int64_t overlap = 1;
+        bool z = true;
+        for (int r = 0; r < nRanks; ++r) {
+            overlap *= std::max<std::int64_t>(0, ext[r] - std::llabs(carry[j][r]));
+            z = z && carry[j][r] == 0;
+        }
+        zero[j] = z;
+        partial[j] = tileWords - overlap;
+    }
+    const bool legacy = spec.options->legacyZeroTranslationRule;
+    // Reuse states: no remembered translation, or one per distinct (non-zero) carry.
+    std::array<int, kMaxLoops> stateOf;
+    int states = 1;
+    for (int j = 0; j < k; ++j)
+        stateOf[j] = (zero[j] && !legacy) ? 0 : (canon[j] == j ? states++ : stateOf[canon[j]]);
+    if (spec.macStage) states = 1;
+
+    // One step with carry j from reuse state s: the next state and the words delivered.
+    struct Move {
+        int next;
+        std::int64_t words;
+    };
+    auto reuse = [&](int s, int j) -> Move {
+        if (spec.macStage) return {0, 1};  // every MAC step reads its operand
+        if (zero[j] && !legacy) return {s, 0};
+        if (s == 0 || s == stateOf[j]) return {stateOf[j], partial[j]};
+        return {0, tileWords};
+    };
+
     std::int64_t moved = 0;  // words delivered to one child over all steps
     if (spec.macStage) {
         moved = steps;
     } else {
-        std::array<int, kMaxLoops> canon;
-        std::array<std::int64_t, kMaxLoops> partial;
-        std::array<std::uint8_t, kMaxLoops> zero;
-        for (int j = 0; j < k; ++j) {
-            canon[j] = j;
-            for (int m = 0; m < j; ++m)
-                if (carry[m] == carry[j]) {
-                    canon[j] = m;
-                    break;
-                }
-            std::int64_t overlap = 1;
-            bool z = true;
-            for (int r = 0; r < nRanks; ++r) {
-                overlap *= std::max<std::int64_t>(0, ext[r] - std::llabs(carry[j][r]));
-                z = z && carry[j][r] == 0;
-            }
-            zero[j] = z;
-            partial[j] = tileWords - overlap;
-        }
-        // States: no remembered translation, or one per distinct non-zero carry.
-        std::array<int, kMaxLoops> stateOf;
-        int states = 1;
-        for (int j = 0; j < k; ++j) stateOf[j] = zero[j] ? 0 : (canon[j] == j ? states++ : stateOf[canon[j]]);
-        if (spec.options->legacyZeroTranslationRule)
-            for (int j = 0; j < k; ++j)
-                if (zero[j]) stateOf[j] = canon[j] == j ? states++ : stateOf[canon[j]];
         auto carryTransform = [&](int j) {
             Transform t;
             t.n = states;
-            const int cls = stateOf[j];
             for (int s = 0; s < states; ++s) {
-                if (zero[j] && !spec.options->legacyZeroTranslationRule) {
-                    t.next[s] = static_cast<std::uint8_t>(s);
-                    t.cost[s] = 0;
-                } else if (s == 0 || s == cls) {
-                    t.next[s] = static_cast<std::uint8_t>(cls);
-                    t.cost[s] = partial[j];
-                } else {
-                    t.next[s] = 0;
-                    t.cost[s] = tileWords;
-                }
+                const Move mv = reuse(s, j);
+                t.next[s] = static_cast<std::uint16_t>(mv.next);
+                t.cost[s] = mv.words;
             }
             return t;
         };
@@ -287,12 +296,109 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         bool stationary = true;  // sweep so far moves nothing and keeps the state
         for (int j = k - 1; j >= 0; --j) {
             const std::int64_t n = nest.loops[temporal[j]].bound;
-            if (stationary && zero[j] && !spec.options->legacyZeroTranslationRule) continue;
+            if (stationary && zero[j] && !legacy) continue;
             stationary = false;
             const Transform g = carryTransform(j).then(sweep);
             sweep = sweep.then(g.power(n - 1));
         }
         moved = tileWords + sweep.cost[0];
+    }
+
+    // Links: a step with carry c lets a child take its delta from the neighbour at offset
+    // difference c, when that neighbour's previous delta had the same shape. Per carry class,
+    // find the served children and their senders (Timeloop's order: from above, below, left,
+    // right), then count the words moved in steps whose previous delta had the same shape.
+    std::int64_t linkWords = 0, accessSaving = 0, weightSaving = 0;
+    std::vector<std::int64_t> sent;
+    if (linksPossible) {
+        if (states * (states + 1) > kMaxJointStates) return false;
+        // children: row-major over (Y loops, X loops); x, y their mesh coordinates
+        std::vector<Vec> offs(static_cast<std::size_t>(children));
+        std::vector<std::int64_t> xs(offs.size()), ys(offs.size());
+        {
+            std::array<std::int64_t, kMaxLoops> idx{};
+            for (std::int64_t c = 0; c < children; ++c) {
+                Vec off{};
+                std::int64_t x = 0, y = 0;
+                for (int p = leafPos; p < boundary; ++p) {
+                    const NestLoop& l = nest.loops[p];
+                    const std::int64_t i = idx[p - leafPos];
+                    for (int r = 0; r < nRanks; ++r) off[r] += i * (*spec.stepVectors)[p][r];
+                    if (l.kind == LoopKind::SpatialX) x = x * l.bound + i;
+                    else y = y * l.bound + i;
+                }
+                offs[static_cast<std::size_t>(c)] = off;
+                xs[static_cast<std::size_t>(c)] = x;
+                ys[static_cast<std::size_t>(c)] = y;
+                for (int q = boundary - leafPos; q-- > 0;) {
+                    if (++idx[q] < nest.loops[leafPos + q].bound) break;
+                    idx[q] = 0;
+                }
+            }
+        }
+        auto childAt = [&](std::int64_t x, std::int64_t y) -> std::int64_t {
+            return (x < 0 || y < 0 || x >= fanX || y >= fanY) ? -1 : y * fanX + x;
+        };
+        const int Q = states + 1;  // previous delta: 0 none/empty, 1 whole tile, 1+s partial of class s
+        const int n = states * Q;
+        for (int J = 0; J < k; ++J) {
+            if (canon[J] != J) continue;
+            std::vector<std::int64_t> sender(offs.size(), -1);
+            std::int64_t served = 0;
+            for (std::int64_t c = 0; c < children; ++c) {
+                const std::int64_t x = xs[static_cast<std::size_t>(c)], y = ys[static_cast<std::size_t>(c)];
+                const std::int64_t nbs[4] = {childAt(x, y - 1), childAt(x, y + 1), childAt(x - 1, y), childAt(x + 1, y)};
+                for (std::int64_t nb : nbs) {
+                    if (nb < 0) continue;
+                    Vec d{};
+                    for (int r = 0; r < nRanks; ++r) d[r] = offs[static_cast<std::size_t>(nb)][r] - offs[static_cast<std::size_t>(c)][r];
+                    if (d == carry[J]) {
+                        sender[static_cast<std::size_t>(c)] = nb;
+                        ++served;
+                        break;
+                    }
+                }
+            }
+            if (served == 0) continue;
+            std::vector<Vec> rest;
+            for (std::int64_t c = 0; c < children; ++c)
+                if (sender[static_cast<std::size_t>(c)] < 0) rest.push_back(offs[static_cast<std::size_t>(c)]);
+            std::sort(rest.begin(), rest.end());
+            const std::int64_t groupsWith = std::unique(rest.begin(), rest.end()) - rest.begin();
+            if (groupsWith >= groups) continue;  // links would not lower the parent's accesses
+            // Words moved, per child, in steps of this carry class whose delta matches the
+            // neighbour's previous one in shape.
+            auto stepTransform = [&](int j) {
+                JointTransform t;
+                t.n = n;
+                for (int s = 0; s < states; ++s)
+                    for (int q = 0; q < Q; ++q) {
+                        const Move mv = reuse(s, j);
+                        const int cls = spec.macStage ? 0 : stateOf[j];
+                        int kind;  // 0 empty, 1 whole, 1 + cls partial
+                        if (mv.words == 0) kind = 0;
+                        else if (mv.words == tileWords || spec.macStage) kind = 1;
+                        else kind = 1 + cls;
+                        t.next[s * Q + q] = static_cast<std::uint16_t>(mv.next * Q + kind);
+                        t.cost[s * Q + q] = (kind != 0 && kind == q && canon[j] == J) ? mv.words : 0;
+                    }
+                return t;
+            };
+            JointTransform sweep = JointTransform::identity(n);
+            for (int j = k - 1; j >= 0; --j) {
+                const std::int64_t trips = nest.loops[temporal[j]].bound;
+                const JointTransform g = stepTransform(j).then(sweep);
+                sweep = sweep.then(g.power(trips - 1));
+            }
+            const std::int64_t matched = sweep.cost[1];  // after the first step: state 0, a whole tile
+            if (matched == 0) continue;
+            linkWords += served * matched;
+            accessSaving += (groups - groupsWith) * matched;
+            weightSaving += served * matched;
+            sent.resize(offs.size(), 0);
+            for (std::int64_t c = 0; c < children; ++c)
+                if (sender[static_cast<std::size_t>(c)] >= 0) sent[static_cast<std::size_t>(sender[static_cast<std::size_t>(c)])] += matched;
+        }
     }
 
     // Distinct words a child ever holds: per dimension the inner extent replicated by the
@@ -324,12 +430,17 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     }
 
     clearStageResult(out);
-    out.parentAccesses = instances * groups * moved;
-    out.weighted = instances * children * moved;
-    out.accessesMin = out.accessesMax = groups * moved;
+    const std::int64_t accesses = groups * moved - accessSaving;  // per instance
+    const std::int64_t weighted = children * moved - weightSaving;
+    out.parentAccesses = instances * accesses;
+    out.weighted = instances * weighted;
+    out.linkTransfers = instances * linkWords;
+    out.accessesMin = out.accessesMax = accesses;
     out.usedInstances = instances;
     out.macs = spec.macStage ? instances * children * steps : 0;
-    out.instances.push_back({Signature(spatialAbove), instances, groups * moved, children * moved});
+    out.instances.push_back({Signature(spatialAbove), instances, accesses, weighted});
+    for (std::size_t c = 0; c < sent.size(); ++c)
+        out.peers.push_back({Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos)), instances, sent[c]});
     StageChildResult c;
     c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos));
     c.count = instances * children;
