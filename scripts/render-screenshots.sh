@@ -35,4 +35,5 @@ run layers "$root/examples/resnet18-thistle.yaml" --view layers
 run architecture "$root/examples/eyeriss-like.yaml" --view architecture
 run compare "$root/examples/eyeriss-like.yaml" --view compare
 run network "$root/examples/alexnet.yaml" --view network
+run search "$root/examples/eyeriss-like.yaml" --view search
 echo "screenshots in $out"

@@ -16,7 +16,7 @@ QString tr(const char* text)
 QStringList CommandLineOptions::viewNames()
 {
     return {QStringLiteral("mapping"), QStringLiteral("roofline"), QStringLiteral("capacity"), QStringLiteral("layers"),
-            QStringLiteral("architecture"), QStringLiteral("compare"), QStringLiteral("network")};
+            QStringLiteral("architecture"), QStringLiteral("compare"), QStringLiteral("network"), QStringLiteral("search")};
 }
 
 CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
@@ -35,7 +35,7 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
                                         QStringLiteral("OUT.png"));
     const QCommandLineOption view(QStringLiteral("view"),
                                   tr("View to show: mapping, roofline, capacity, layers, architecture, compare "
-                                     "(pins the project's mappings) or network (evaluates it)."),
+                                     "(pins the project's mappings), network (evaluates it) or search (runs a small search)."),
                                   QStringLiteral("NAME"));
     parser.addOption(mapping);
     parser.addOption(screenshot);

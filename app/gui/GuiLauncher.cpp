@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "NetworkView.h"
 #include "ScreenshotController.h"
+#include "search/SearchPanel.h"
 
 #include <QApplication>
 #include <QSize>
@@ -35,6 +36,23 @@ void showView(MainWindow& window, const QString& view)
     if (view == QLatin1String("network")) {
         window.showTab(MainWindow::Tab::Network);
         window.networkView()->start();
+    }
+    if (view == QLatin1String("search")) {
+        // Two small finished searches of the default layer in the PFM mapspace (random sampling
+        // and annealing), one curve each. Mapspaces with remainders evaluate the Eyeriss-like
+        // conv3_1 about 100x slower, too slow for a screenshot.
+        window.showTab(MainWindow::Tab::Search);
+        SearchPanel* search = window.searchPanel();
+        SearchSettings s = search->settings();
+        s.mapspaces = {QStringLiteral("pfm")};
+        s.evaluationBudget = 20000;
+        s.victoryCondition = 0;
+        s.algorithm = QStringLiteral("random");
+        search->setSettings(s);
+        search->run();
+        s.algorithm = QStringLiteral("annealing");
+        search->setSettings(s);
+        search->run();
     }
 }
 

@@ -15,7 +15,10 @@
 #include "ProjectDocument.h"
 #include "ProjectTreeDock.h"
 #include "RecentFilesMenu.h"
+#include "PropertiesDock.h"
 #include "RooflineChart.h"
+#include "jobs/JobsDock.h"
+#include "search/SearchPanel.h"
 #include "io/AtomicFile.h"
 #include "io/ProjectYaml.h"
 #include "io/ResultsExport.h"
@@ -64,6 +67,9 @@ MainWindow::MainWindow(QWidget* parent)
       networkView_(new NetworkView(document_, this)),
       projectDock_(new ProjectTreeDock(this)),
       logDock_(new LogDock(this)),
+      searchPanel_(new SearchPanel(document_, this)),
+      jobsDock_(new JobsDock(this)),
+      propertiesDock_(new PropertiesDock(this)),
       runner_(new EvaluationRunner(this)),
       reevaluateTimer_(new QTimer(this)),
       statusLabel_(new QLabel(this)),
@@ -75,12 +81,17 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(archEditor_, tr("Architecture"));
     tabs_->addTab(compareView_, tr("Compare"));
     tabs_->addTab(networkView_, tr("Network"));
+    tabs_->addTab(searchPanel_, tr("Search"));
     tabs_->setDocumentMode(true);
     setCentralWidget(tabs_);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock_);
     addDockWidget(Qt::BottomDockWidgetArea, logDock_);
+    splitDockWidget(projectDock_, propertiesDock_, Qt::Vertical);
+    splitDockWidget(logDock_, jobsDock_, Qt::Horizontal);
     resizeDocks({projectDock_}, {190}, Qt::Horizontal);
     resizeDocks({logDock_}, {120}, Qt::Vertical);
+    resizeDocks({logDock_, jobsDock_}, {700, 360}, Qt::Horizontal);
+    searchPanel_->setJobsDock(jobsDock_);
 
     busyIndicator_->setRange(0, 0);
     busyIndicator_->setMaximumWidth(160);
@@ -102,6 +113,17 @@ MainWindow::MainWindow(QWidget* parent)
     connect(document_, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(compareView_, &CompareView::message, logDock_, &LogDock::info);
     connect(networkView_, &NetworkView::message, logDock_, &LogDock::info);
+    connect(networkView_, &NetworkView::started, this,
+            [this] { jobsDock_->trackFuture(tr("Network evaluation"), networkView_->watcher()); });
+    connect(searchPanel_, &SearchPanel::message, logDock_, &LogDock::info);
+    connect(searchPanel_, &SearchPanel::mappingAdded, this, [this](const QString& name) {
+        if (selectMapping(name)) showTab(Tab::Mapping);
+    });
+    connect(searchPanel_, &SearchPanel::compareRequested, this,
+            [this](const QString& label, const Workload& w, const Architecture& a, const Mapping& m) {
+                compareView_->pinValue({label, w, a, m});
+            });
+    connect(projectDock_, &ProjectTreeDock::objectSelected, this, &MainWindow::showProperties);
 
     // 90 % of the screen, within 1280 x 800 .. 1800 x 1100; saved geometry overrides it.
     const QSize available = screen() ? screen()->availableSize() : QSize(1600, 1000);
@@ -173,6 +195,8 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(projectDock_->toggleViewAction());
     view->addAction(logDock_->toggleViewAction());
+    view->addAction(jobsDock_->toggleViewAction());
+    view->addAction(propertiesDock_->toggleViewAction());
     view->addAction(toolBar->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -413,6 +437,7 @@ void MainWindow::evaluateMapping(const QString& name)
     const QString title = QStringLiteral("%1 → %2").arg(name, QString::fromStdString(pw->workload.name));
     panel_->showPending(title, pw->workload, p.architecture, pm->mapping);
     compareView_->setCurrentMapping(name);
+    propertiesDock_->showObject(p, QStringLiteral("mapping"), name);  // its figures follow when evaluated
     setBusy(true, tr("Evaluating %1…").arg(name));
     runner_->start({name, pw->workload, p.architecture, pm->mapping});
 }
@@ -424,6 +449,7 @@ void MainWindow::onDocumentReset()
     setBusy(false);
     currentMapping_.clear();
     projectDock_->setProject(document_->project());
+    propertiesDock_->clear();
     panel_->clear();
     updateTitle();
 }
@@ -431,6 +457,8 @@ void MainWindow::onDocumentReset()
 void MainWindow::onDocumentChanged()
 {
     projectDock_->setProject(document_->project());
+    if (const QString kind = propertiesDock_->currentKind(), name = propertiesDock_->currentName(); !kind.isEmpty())
+        propertiesDock_->showObject(document_->project(), kind, name);  // a mapping's figures follow its re-evaluation
     const Project& p = document_->project();
     const ProjectMapping* pm = p.findMapping(currentMapping_.toStdString());
     const ProjectWorkload* pw = pm ? p.findWorkload(pm->workload) : nullptr;
@@ -481,7 +509,17 @@ void MainWindow::onEvaluationFinished(const EvaluationResult& result)
                                       : tr("%1 is not a valid mapping.").arg(result.mappingName));
         }
     }
+    if (propertiesDock_->currentKind() == QLatin1String("mapping") && propertiesDock_->currentName() == currentMapping_)
+        propertiesDock_->showObject(document_->project(), QStringLiteral("mapping"), currentMapping_,
+                                    result.failure.isEmpty() && result.evaluation.valid ? &result.evaluation : nullptr);
     emit evaluationDisplayed(result.mappingName);
+}
+
+void MainWindow::showProperties(const QString& kind, const QString& name)
+{
+    const bool current = kind == QLatin1String("mapping") && name == currentMapping_ && !isEvaluating();
+    const Evaluation* e = current && !panel_->isShowingStale() ? panel_->lastValidEvaluation() : nullptr;
+    propertiesDock_->showObject(document_->project(), kind, name, e);
 }
 
 void MainWindow::reportError(const QString& summary, const QString& details)

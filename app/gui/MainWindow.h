@@ -21,6 +21,9 @@ class AutosaveController;
 class CompareView;
 class EvaluationPanel;
 class EvaluationRunner;
+class JobsDock;
+class PropertiesDock;
+class SearchPanel;
 class LayerEditor;
 class LogDock;
 class NetworkView;
@@ -32,7 +35,7 @@ struct EvaluationResult;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Tab { Mapping, Layers, Architecture, Compare, Network };
+    enum class Tab { Mapping, Layers, Architecture, Compare, Network, Search };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -76,6 +79,9 @@ public:
     NetworkView* networkView() const { return networkView_; }
     ProjectTreeDock* projectDock() const { return projectDock_; }
     LogDock* logDock() const { return logDock_; }
+    SearchPanel* searchPanel() const { return searchPanel_; }
+    JobsDock* jobsDock() const { return jobsDock_; }
+    PropertiesDock* propertiesDock() const { return propertiesDock_; }
 
 signals:
     void evaluationDisplayed(const QString& mappingName);
@@ -97,6 +103,7 @@ private:
     void onDocumentChanged();
     void reevaluateCurrent();
     void onEvaluationFinished(const EvaluationResult& result);
+    void showProperties(const QString& kind, const QString& name);
     void reportEditError(const QString& error);
     void reportError(const QString& summary, const QString& details);
     void setBusy(bool busy, const QString& message = {});
@@ -117,6 +124,9 @@ private:
     NetworkView* networkView_;
     ProjectTreeDock* projectDock_;
     LogDock* logDock_;
+    SearchPanel* searchPanel_;
+    JobsDock* jobsDock_;
+    PropertiesDock* propertiesDock_;
     EvaluationRunner* runner_;
     QTimer* reevaluateTimer_;
     RecentFilesMenu* recentMenu_ = nullptr;

@@ -122,6 +122,13 @@ QString ProjectTreeDock::currentMapping() const
 
 void ProjectTreeDock::onCurrentItemChanged(QTreeWidgetItem* item)
 {
+    if (item) {
+        const int kind = item->data(0, KindRole).toInt();
+        const QString name = item->data(0, NameRole).toString();
+        if (kind == int(ItemKind::Workload)) emit objectSelected(QStringLiteral("workload"), name);
+        if (kind == int(ItemKind::Mapping)) emit objectSelected(QStringLiteral("mapping"), name);
+        if (kind == int(ItemKind::Level)) emit objectSelected(QStringLiteral("level"), name);
+    }
     if (item && item->data(0, KindRole).toInt() == int(ItemKind::Mapping))
         emit mappingActivated(item->data(0, NameRole).toString());
 }

@@ -25,6 +25,8 @@ public:
 
 signals:
     void mappingActivated(const QString& name);
+    // Any item chosen: kind is "workload", "mapping" or "level" (the compute level included).
+    void objectSelected(const QString& kind, const QString& name);
 
 private:
     QTreeWidgetItem* findMappingItem(const QString& name) const;

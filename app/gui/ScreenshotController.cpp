@@ -5,6 +5,7 @@
 #include "EvaluationPanel.h"
 #include "NetworkView.h"
 #include "MainWindow.h"
+#include "search/SearchPanel.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -43,7 +44,8 @@ void ScreenshotController::captureSoon()
 
 void ScreenshotController::capture()
 {
-    if (window_->compareView()->isEvaluating() || window_->networkView()->isRunning()) {
+    if (window_->compareView()->isEvaluating() || window_->networkView()->isRunning() ||
+        window_->searchPanel()->isRunning() || window_->searchPanel()->isSweeping()) {
         QTimer::singleShot(100, this, &ScreenshotController::capture);  // background views still working
         return;
     }

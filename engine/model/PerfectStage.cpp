@@ -141,13 +141,45 @@ std::int64_t distinctOffsets(const StageSpec& spec, int leafPos, int boundary, i
     return distinct;
 }
 
+// The walker tells instances apart by the category of their index in each spatial loop of a
+// dimension that has residuals somewhere (below / at the last index); here they all behave
+// alike, but entries are split the same way so that both paths' results can be joined.
+std::vector<std::pair<Signature, std::int64_t>> signatureKinds(const NestLayout& nest, int from, int to)
+{
+    std::vector<std::pair<Signature, std::int64_t>> kinds{{Signature(), 1}};
+    for (int p = from; p < to; ++p) {
+        const NestLoop& l = nest.loops[p];
+        if (!l.spatial()) continue;
+        std::vector<std::pair<Signature, std::int64_t>> next;
+        for (const auto& [sig, mult] : kinds) {
+            if (!nest.dimImperfect(l.dim)) {
+                next.push_back({sig, mult * l.bound});
+                next.back().first.push_back(0);  // any index
+                continue;
+            }
+            Signature below = sig, last = sig;
+            below.push_back(1);  // below the last index
+            last.push_back(5);   // at the last index (bound == residual)
+            next.push_back({below, mult * (l.bound - 1)});
+            next.push_back({last, mult});
+        }
+        kinds.swap(next);
+    }
+    return kinds;
+}
+
 } // namespace
 
 bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
 {
     const NestLayout& nest = *spec.nest;
     const Workload& w = *spec.workload;
-    if (nest.imperfectDims != 0) return false;
+    // Exact here unless a residual can matter to this stage: it may only sit in the children's
+    // loops and on a dimension this tensor does not depend on.
+    for (int p = 0; p < static_cast<int>(nest.loops.size()); ++p) {
+        const NestLoop& l = nest.loops[p];
+        if (l.residual != l.bound && (p < nest.levelBegin[spec.level + 1] || w.dependsOn(spec.tensor, l.dim))) return false;
+    }
     const int nRanks = static_cast<int>(w.tensors[spec.tensor].ranks.size());
     const int leafPos = nest.spatialBegin[spec.level];
     const int boundary = nest.levelBegin[spec.level + 1];
@@ -168,20 +200,23 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         else temporal[k++] = p;
     }
     const std::int64_t groups = distinctOffsets(spec, leafPos, boundary, nRanks);
-    std::size_t spatialAbove = 0;
-    for (int p = 0; p < leafPos; ++p) spatialAbove += nest.loops[p].spatial() ? 1 : 0;
     if (spec.ratioOnly && !spec.linkStage) {
         // A bypassing level only passes its multicast ratio on (children per distinct delta).
         clearStageResult(out);
         out.complete = false;
         out.parentAccesses = groups;
         out.weighted = children;
-        out.instances.push_back({Signature(spatialAbove), instances, groups, children});
-        StageChildResult c;
-        c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos));
-        c.count = instances * children;
-        c.perParent = children;
-        out.children.push_back(c);
+        for (const auto& [isig, imult] : signatureKinds(nest, 0, leafPos)) {
+            out.instances.push_back({isig, imult, groups, children});
+            for (const auto& [csig, cmult] : signatureKinds(nest, leafPos, boundary)) {
+                StageChildResult c;
+                c.signature = isig;
+                for (int q = 0; q < csig.size; ++q) c.signature.push_back(csig.cat[q]);
+                c.count = imult * cmult;
+                c.perParent = cmult;
+                out.children.push_back(c);
+            }
+        }
         return true;
     }
 
@@ -438,19 +473,38 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     out.accessesMin = out.accessesMax = accesses;
     out.usedInstances = instances;
     out.macs = spec.macStage ? instances * children * steps : 0;
-    out.instances.push_back({Signature(spatialAbove), instances, accesses, weighted});
-    for (std::size_t c = 0; c < sent.size(); ++c)
-        out.peers.push_back({Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos)), instances, sent[c]});
-    StageChildResult c;
-    c.signature = Signature(spatialAbove + static_cast<std::size_t>(boundary - leafPos));
-    c.count = instances * children;
-    c.perParent = children;
-    c.received = moved;
-    c.activeSteps = steps;
-    c.maxTile = tileWords;
-    c.distinctWords = distinct;
-    c.everActive = true;
-    out.children.push_back(c);
+    const auto childKinds = signatureKinds(nest, leafPos, boundary);
+    for (const auto& [isig, imult] : signatureKinds(nest, 0, leafPos)) {
+        out.instances.push_back({isig, imult, accesses, weighted});
+        for (const auto& [csig, cmult] : childKinds) {
+            StageChildResult c;
+            c.signature = isig;
+            for (int q = 0; q < csig.size; ++q) c.signature.push_back(csig.cat[q]);
+            c.count = imult * cmult;
+            c.perParent = cmult;
+            c.received = moved;
+            c.activeSteps = steps;
+            c.maxTile = tileWords;
+            c.distinctWords = distinct;
+            c.everActive = true;
+            out.children.push_back(c);
+        }
+        // Forwarded words per child; a child's signature holds its own index categories.
+        for (std::size_t c = 0; c < sent.size(); ++c) {
+            Signature sig = isig;
+            std::int64_t rest = static_cast<std::int64_t>(c);
+            std::array<std::int64_t, kMaxLoops> idx{};
+            for (int p = boundary - 1; p >= leafPos; --p) {
+                idx[p - leafPos] = rest % nest.loops[p].bound;
+                rest /= nest.loops[p].bound;
+            }
+            for (int p = leafPos; p < boundary; ++p) {
+                const NestLoop& l = nest.loops[p];
+                sig.push_back(!nest.dimImperfect(l.dim) ? 0 : (idx[p - leafPos] == l.bound - 1 ? 5 : 1));
+            }
+            out.peers.push_back({sig, imult, sent[c]});
+        }
+    }
     return true;
 }
 

@@ -272,6 +272,32 @@ QString duplicateWorkload(ProjectDocument& doc, int index)
     return pushProject(doc, std::move(candidate), QObject::tr("Duplicate layer as %1").arg(name));
 }
 
+QString uniqueMappingName(const Project& p, const QString& base)
+{
+    const QString stem = base.trimmed().isEmpty() ? QStringLiteral("mapping") : base.trimmed();
+    QString name = stem;
+    for (int k = 2; p.findMapping(name.toStdString()); ++k) name = QStringLiteral("%1-%2").arg(stem).arg(k);
+    return name;
+}
+
+QString addMapping(ProjectDocument& doc, const QString& workload, const Mapping& mapping, const QString& name,
+                   QString* added)
+{
+    const Project& p = doc.project();
+    if (!p.findWorkload(workload.toStdString())) return tr("There is no layer named \"%1\".").arg(workload);
+    if (mapping.levels.size() != p.architecture.levels.size())
+        return tr("The mapping has %1 levels; the architecture has %2.").arg(mapping.levels.size()).arg(p.architecture.levels.size());
+    const QString unique = uniqueMappingName(p, name);
+    Project candidate = p;
+    ProjectMapping pm;
+    pm.workload = workload.toStdString();
+    pm.mapping = mapping;
+    pm.mapping.name = unique.toStdString();
+    candidate.mappings.push_back(std::move(pm));
+    if (added) *added = unique;
+    return pushProject(doc, std::move(candidate), QObject::tr("Add mapping %1").arg(unique));
+}
+
 QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level)
 {
     Project candidate = doc.project();

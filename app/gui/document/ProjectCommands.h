@@ -37,6 +37,12 @@ QString addWorkload(ProjectDocument& doc, const QString& name, const LayerSpec& 
 QString removeWorkload(ProjectDocument& doc, int index);
 QString duplicateWorkload(ProjectDocument& doc, int index);
 
+// Mappings. Adds `mapping` (for the workload named `workload`) under `name`, or under a free
+// name derived from it ("name-2", ...) when it is taken; *added receives the name used.
+QString addMapping(ProjectDocument& doc, const QString& workload, const Mapping& mapping, const QString& name,
+                   QString* added = nullptr);
+QString uniqueMappingName(const Project& p, const QString& base);
+
 // Architecture.
 QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level);
 QString setCompute(ProjectDocument& doc, const ComputeLevel& compute);

@@ -138,6 +138,13 @@ bool CompareView::pin(const QString& mapping)
     return true;
 }
 
+void CompareView::pinValue(Pin pin)
+{
+    emit message(tr("Pinned %1 for comparison").arg(pin.label));
+    pins_.push_back(std::move(pin));
+    evaluatePins();
+}
+
 bool CompareView::pinWithArchitecture(const QString& mapping, const QString& projectPath)
 {
     const Project& p = document_->project();

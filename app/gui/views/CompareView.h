@@ -38,6 +38,7 @@ public:
     void setCurrentMapping(const QString& name);
     bool pin(const QString& mapping);                       // on the project's architecture
     bool pinWithArchitecture(const QString& mapping, const QString& projectPath);  // another project's architecture
+    void pinValue(Pin pin);                                  // any mapping on any architecture (e.g. a sweep point)
     void clearPins();
     int pinCount() const { return int(pins_.size()); }
     bool isEvaluating() const { return busy_; }

@@ -172,6 +172,7 @@ void NetworkView::start()
     run_->setEnabled(false);
     cancel_->setEnabled(true);
     watcher_.setFuture(QtConcurrent::run(runJobs, std::move(jobs), p.architecture));
+    emit started();
 }
 
 void NetworkView::cancel()

@@ -42,6 +42,7 @@ public:
     void start();
     void cancel();
     bool isRunning() const;
+    QFutureWatcherBase* watcher() { return &watcher_; }
     const std::vector<NetworkLayerResult>& results() const { return results_; }
     double totalEnergy_pJ() const { return totalEnergy_; }
     double totalCycles() const { return totalCycles_; }
@@ -49,6 +50,7 @@ public:
     widgets::NetworkChart* chart() const { return chart_; }
 
 signals:
+    void started();
     void finished(bool completed);
     void message(const QString& text);
 

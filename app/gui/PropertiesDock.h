@@ -1,0 +1,36 @@
+#pragma once
+// The Properties dock: the properties of the object chosen in the project tree (a layer, a
+// mapping or an architecture level), read-only, as a two-column table. A mapping shows its
+// loops per level and, when it is the one on display, its evaluated figures.
+#include "io/Project.h"
+#include "model/Evaluation.h"
+
+#include <QDockWidget>
+
+class QLabel;
+class QTableWidget;
+
+namespace nestor::app {
+
+class PropertiesDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit PropertiesDock(QWidget* parent = nullptr);
+
+    // kind: "workload", "mapping" or "level"; false (and cleared) when it is not in the project.
+    bool showObject(const Project& project, const QString& kind, const QString& name, const Evaluation* evaluation = nullptr);
+    void clear();
+    QString currentKind() const { return kind_; }
+    QString currentName() const { return name_; }
+    QString value(const QString& property) const;   // "" when absent
+    QTableWidget* table() const { return table_; }
+
+private:
+    void add(const QString& property, const QString& value);
+
+    QLabel* title_;
+    QTableWidget* table_;
+    QString kind_, name_;
+};
+
+} // namespace nestor::app

@@ -1,0 +1,135 @@
+#include "SearchJob.h"
+
+#include "mapspace/Mapspace.h"
+#include "model/Model.h"
+#include "search/SearchAlgorithm.h"
+
+#include <QMetaObject>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <random>
+
+namespace nestor::app {
+
+namespace {
+
+constexpr auto kSignalInterval = std::chrono::milliseconds(100);  // ~10 Hz
+constexpr auto kSampleTimeLimit = std::chrono::seconds(2);        // the energy-vs-delay sample
+
+// Runs on the search's calling thread (a pool thread); forwards to the job on the GUI thread.
+class QueuedObserver : public SearchObserver {
+public:
+    explicit QueuedObserver(QPointer<SearchJob> job) : job_(std::move(job)) {}
+
+    void onImprovement(const SearchCurvePoint& c) override { pending_.push_back(c); }
+    void onProgress(const SearchProgress& p) override
+    {
+        const auto now = std::chrono::steady_clock::now();
+        if (sent_ && now - last_ < kSignalInterval) return;
+        sent_ = true;
+        last_ = now;
+        flush(p);
+    }
+    void flush(const SearchProgress& p)
+    {
+        std::vector<SearchCurvePoint> points;
+        points.swap(pending_);
+        QPointer<SearchJob> job = job_;
+        if (!job) return;
+        QMetaObject::invokeMethod(
+            job.data(),
+            [job, points = std::move(points), p] {
+                if (!job) return;
+                for (const auto& c : points) emit job->improved(c.evaluated, c.value);
+                emit job->progress(p);
+            },
+            Qt::QueuedConnection);
+    }
+
+private:
+    QPointer<SearchJob> job_;
+    std::vector<SearchCurvePoint> pending_;
+    std::chrono::steady_clock::time_point last_;
+    bool sent_ = false;
+};
+
+} // namespace
+
+SearchJob::SearchJob(QObject* parent) : QObject(parent)
+{
+    pool_.setMaxThreadCount(1);
+    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
+        outcome_ = watcher_.result();
+        running_ = false;
+        emit finished();
+    });
+}
+
+SearchJob::~SearchJob()
+{
+    if (cancel_) cancel_->store(true);
+    watcher_.waitForFinished();
+}
+
+bool SearchJob::start(SearchRequest request)
+{
+    if (running_) return false;
+    running_ = true;
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    outcome_ = {};
+    QPointer<SearchJob> self(this);
+    watcher_.setFuture(QtConcurrent::run(&pool_, [request = std::move(request), cancel = cancel_, self] {
+        QueuedObserver observer(self);
+        SearchOutcome o = run(request, &observer, cancel.get());
+        SearchProgress last;
+        last.evaluated = o.result.evaluated;
+        last.valid = o.result.valid;
+        last.hasBest = o.result.found;
+        last.best = o.result.found && !o.result.bestMetrics.empty() ? o.result.bestMetrics.front() : 0.0;
+        last.seconds = o.result.seconds;
+        observer.flush(last);  // the improvements after the last throttled signal
+        return o;
+    }));
+    return true;
+}
+
+void SearchJob::cancel()
+{
+    if (cancel_) cancel_->store(true);
+}
+
+SearchOutcome SearchJob::run(const SearchRequest& request, SearchObserver* observer, const std::atomic<bool>* cancel)
+{
+    SearchOutcome o;
+    o.request = request;
+    try {
+        const Mapspace space(request.workload, request.architecture, request.kind, request.constraints);
+        o.mapspaceSize = double(space.size().total);
+        o.result = runSearch(space, request.options, observer, cancel);
+        // A reproducible sample of the same mapspace for the energy-vs-delay scatter.
+        std::mt19937_64 rng(threadSeed(request.options.seed, 1000003));
+        const auto sampleStart = std::chrono::steady_clock::now();
+        for (int i = 0; i < request.sampleSize; ++i) {
+            if (cancel && cancel->load()) break;
+            if (std::chrono::steady_clock::now() - sampleStart > kSampleTimeLimit) break;  // slow (imperfect) mapspaces
+            const MapspacePoint p = space.randomPoint(rng);
+            Mapping m = space.toMapping(p);
+            const Evaluation ev = evaluate(request.workload, request.architecture, m, request.options.model);
+            if (!ev.valid || !space.accepts(ev)) continue;
+            o.sample.push_back({std::move(m), ev.energy_pJ, double(ev.cycles), ev.edp_J_s, ev.utilization});
+        }
+        if (o.result.found) {
+            const Evaluation& ev = o.result.bestEvaluation;
+            o.sample.push_back({o.result.best, ev.energy_pJ, double(ev.cycles), ev.edp_J_s, ev.utilization});
+        }
+    } catch (const std::exception& e) {
+        o.failure = QString::fromStdString(e.what());
+    }
+    return o;
+}
+
+} // namespace nestor::app

@@ -1,0 +1,80 @@
+#pragma once
+// One mapspace search in the background: nestor::runSearch on the thread pool
+// (QtConcurrent::run + QFutureWatcher) with its inputs copied into the task. The engine's
+// SearchObserver is adapted into queued signals on the GUI thread, throttled to about 10 Hz;
+// cancel() sets the engine's cancel flag, so the search stops and returns its best so far
+// within the engine's polling time (well under 100 ms).
+//
+// After the search, a bounded sample of the same mapspace is evaluated (seeded; at most
+// `sampleSize` mappings and 2 s, so on slow imperfect mapspaces it may be smaller) for the
+// energy-vs-delay scatter: the engine does not report the individual mappings it evaluates.
+#include "arch/Architecture.h"
+#include "mapspace/MapspaceKind.h"
+#include "search/SearchDriver.h"
+#include "workload/Workload.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace nestor::app {
+
+struct SearchRequest {
+    QString label;                  // e.g. "conv3_1 pfm random #1"
+    Workload workload;
+    Architecture architecture;
+    MapspaceKind kind = MapspaceKind::Pfm;
+    MapspaceConstraints constraints;
+    SearchOptions options;
+    int sampleSize = 300;           // mappings sampled for the energy-vs-delay scatter (0 = none)
+};
+
+struct EvaluatedMapping {
+    Mapping mapping;
+    double energy_pJ = 0;
+    double cycles = 0;
+    double edp_J_s = 0;
+    double utilization = 0;
+};
+
+struct SearchOutcome {
+    SearchRequest request;
+    SearchResult result;
+    double mapspaceSize = 0;        // mappings (an upper bound when not exact)
+    std::vector<EvaluatedMapping> sample;  // valid mappings of the sample (the best is added)
+    QString failure;                // the engine refused the inputs
+};
+
+class SearchJob : public QObject {
+    Q_OBJECT
+public:
+    explicit SearchJob(QObject* parent = nullptr);
+    ~SearchJob() override;          // cancels and waits
+
+    bool start(SearchRequest request);   // false while running
+    void cancel();
+    bool isRunning() const { return running_; }   // until finished() has been emitted
+    const SearchOutcome& outcome() const { return outcome_; }
+
+    // The task itself (also usable without Qt's event loop).
+    static SearchOutcome run(const SearchRequest& request, SearchObserver* observer, const std::atomic<bool>* cancel);
+
+signals:
+    void progress(const nestor::SearchProgress& progress);
+    void improved(qint64 evaluated, double value);
+    void finished();
+
+private:
+    QThreadPool pool_;   // its own thread: a long search never holds up the global pool's evaluations
+    QFutureWatcher<SearchOutcome> watcher_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    SearchOutcome outcome_;
+    bool running_ = false;
+};
+
+} // namespace nestor::app
