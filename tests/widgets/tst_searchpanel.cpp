@@ -307,10 +307,11 @@ void TestSearchPanel::sweepPlotsAreaAgainstEdp()
     QVERIFY(QTest::qWaitFor([&] { return !panel->isSweeping(); }, 30000));
     QVERIFY(done.size() == 1 || done.wait(2000));
     QCOMPARE(done.at(0).at(0).toBool(), true);
-    QCOMPARE(int(panel->sweepResults().size()), int(nestor::app::defaultPeArrays().size()));
+    QCOMPARE(int(panel->sweepResults().size()), int(nestor::defaultSweepArrays().size()));
     for (const auto& item : panel->sweepResults()) {
         QVERIFY2(item.point.error.empty(), item.point.error.c_str());
-        QCOMPARE(item.point.architecture.compute.instances, item.point.x * item.point.y);
+        QCOMPARE(item.architecture.compute.instances, item.point.array.x * item.point.array.y);
+        QVERIFY(item.best());
     }
     nestor::widgets::ParetoChart* chart = panel->areaEdpChart();
     QCOMPARE(chart->seriesCount(), 1);

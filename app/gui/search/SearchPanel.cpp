@@ -65,39 +65,63 @@ QString metricValueText(SearchMetric m, double v)
     return QString::number(v);
 }
 
-// Turns the promise's cancel state into the engine's cancel flag; the engine calls it on the
-// sweep's thread about every 50 ms.
-class PromiseCancel : public SearchObserver {
+// Reports each finished sweep point through the promise, and turns the promise's cancel state
+// into the engine's cancel flag (the engine calls onProgress on the sweep's thread every ~50 ms).
+class PromiseSweepObserver : public SweepObserver {
 public:
-    PromiseCancel(QPromise<SweepItem>& promise, std::atomic<bool>& flag) : promise_(promise), flag_(flag) {}
+    PromiseSweepObserver(QPromise<SweepItem>& promise, std::atomic<bool>& flag, const Architecture& base)
+        : promise_(promise), flag_(flag), base_(base)
+    {
+    }
     void onProgress(const SearchProgress&) override
     {
         if (promise_.isCanceled()) flag_.store(true);
+    }
+    void onPointFinished(const SweepPoint& pt) override
+    {
+        if (promise_.isCanceled()) return;
+        SweepItem item{pt, {}};
+        try {
+            item.architecture = resizePeArray(base_, pt.array.x, pt.array.y);
+        } catch (const std::exception&) {
+            // pt.error says why; the point has no mapping to show
+        }
+        promise_.addResult(std::move(item));
+        promise_.setProgressValue(++done_);
     }
 
 private:
     QPromise<SweepItem>& promise_;
     std::atomic<bool>& flag_;
+    const Architecture& base_;
+    int done_ = 0;
 };
 
 void runSweep(QPromise<SweepItem>& promise, Workload w, Architecture base, std::vector<MapspaceKind> kinds, SearchOptions opt)
 {
-    const auto arrays = defaultPeArrays();
-    promise.setProgressRange(0, int(arrays.size() * kinds.size()));
-    int done = 0;
+    SweepOptions so;
+    so.kinds = std::move(kinds);
+    so.search = std::move(opt);
+    promise.setProgressRange(0, int(so.arrays.size() * so.kinds.size()));
     std::atomic<bool> cancel{false};
-    for (MapspaceKind k : kinds)
-        for (const auto& [x, y] : arrays) {
-            if (promise.isCanceled()) return;
-            PromiseCancel watch(promise, cancel);
-            PeArrayPoint pt = searchPeArray(w, base, k, opt, x, y, &cancel, &watch);
-            if (promise.isCanceled()) return;
-            promise.addResult(SweepItem{k, std::move(pt)});
-            promise.setProgressValue(++done);
-        }
+    PromiseSweepObserver observer(promise, cancel, base);
+    NetworkSearchLayer layer;
+    layer.name = w.name;
+    layer.workload = std::move(w);
+    try {
+        runArchitectureSweep(base, {layer}, so, &observer, &cancel);
+    } catch (const std::exception&) {
+        // an unknown algorithm: the panel checked the name; nothing to report
+    }
 }
 
 } // namespace
+
+const Mapping* SweepItem::best() const
+{
+    if (!point.found || point.search.layers.empty() || !point.search.layers.front().result.found) return nullptr;
+    return &point.search.layers.front().result.best;
+}
 
 SearchPanel::SearchPanel(ProjectDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), job_(new SearchJob(this)), layer_(new QComboBox), algorithm_(new QComboBox),
@@ -598,17 +622,20 @@ QString SearchPanel::addSweepPoint(int series, int point)
         return {};
     }
     const SweepItem& item = sweep_[std::size_t(sweepSeries_[std::size_t(series)][std::size_t(point)])];
-    const QString label = QString::fromStdString(item.point.label);
-    const QString name = QStringLiteral("%1-%2-%3").arg(sweepLayer_, QString::fromStdString(mapspaceKindName(item.kind)), label);
+    const Mapping* best = item.best();
+    if (!best) {
+        lastError_ = tr("That configuration has no valid mapping.");
+        return {};
+    }
+    const QString label = QString::fromStdString(item.point.array.name());
+    const QString name = QStringLiteral("%1-%2-%3").arg(sweepLayer_, QString::fromStdString(mapspaceKindName(item.point.kind)), label);
     // Pinned on the array it was found for; on the project's own array it may not fit.
-    const QString added = addMapping(sweepLayer_, item.point.best, name, QString(), nullptr);
+    const QString added = addMapping(sweepLayer_, *best, name, QString(), nullptr);
     if (!added.isEmpty()) {
         const ProjectWorkload* pw = document_->project().findWorkload(sweepLayer_.toStdString());
-        if (pw) emit compareRequested(tr("%1 on %2").arg(added, label), pw->workload, item.point.architecture, item.point.best);
-        if (label != QStringLiteral("%1x%2").arg(document_->project().architecture.compute.meshX)
-                         .arg(document_->project().architecture.compute.meshX > 0
-                                  ? document_->project().architecture.compute.instances / document_->project().architecture.compute.meshX
-                                  : 0))
+        if (pw) emit compareRequested(tr("%1 on %2").arg(added, label), pw->workload, item.architecture, *best);
+        const ComputeLevel& c = document_->project().architecture.compute;
+        if (label != QStringLiteral("%1x%2").arg(c.meshX).arg(c.meshY()))
             emit message(tr("%1 was found for a %2 PE array; on the project's array it may not fit.").arg(added, label));
     }
     return added;
@@ -668,10 +695,10 @@ void SearchPanel::showSweep()
         std::vector<int> index;
         for (std::size_t i = 0; i < sweep_.size(); ++i) {
             const SweepItem& it = sweep_[i];
-            if (it.kind != k) continue;
+            if (it.point.kind != k) continue;
             if (!it.point.error.empty() && !errors.contains(QString::fromStdString(it.point.error)))
                 errors << QString::fromStdString(it.point.error);
-            if (!it.point.found) continue;
+            if (!it.best()) continue;
             pts << QPointF(it.point.area_um2, it.point.edp_J_s);
             index.push_back(int(i));
         }

@@ -6,11 +6,12 @@
 // best-so-far curve (one line per run, kept until Clear), a table of the runs with their best
 // mapping, the energy-vs-delay scatter of each run with its Pareto front, and the area-vs-EDP
 // front of a PE-array sweep. "Add best to project" adds a run's best mapping as an undoable
-// edit; clicking a Pareto point adds that mapping and asks for it to be compared.
+// edit; clicking a Pareto point adds that mapping and asks for it to be compared. The sweep is
+// the engine's runArchitectureSweep (the same as `nestor-cli sweep`) for the one chosen layer.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "search/SearchJob.h"
-#include "search/PeArraySweep.h"
+#include "search/ArchitectureSweep.h"
 #include "workload/Workload.h"
 
 #include <QFutureWatcher>
@@ -54,9 +55,12 @@ struct SearchSettings {
     int sweepBudget = 3000;         // evaluations per PE-array configuration
 };
 
+// One point of the PE-array sweep (engine/search/ArchitectureSweep) and the resized
+// architecture its mapping was found for.
 struct SweepItem {
-    MapspaceKind kind = MapspaceKind::Pfm;
-    PeArrayPoint point;
+    SweepPoint point;
+    Architecture architecture;
+    const Mapping* best() const;   // nullptr without a valid mapping
 };
 
 class SearchPanel : public QWidget {
