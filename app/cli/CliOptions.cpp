@@ -111,6 +111,14 @@ std::string sweepUsage()
 
 namespace {
 
+Command helpCommand(std::string text)
+{
+    Command c;
+    c.kind = Command::Kind::Help;
+    c.helpText = std::move(text);
+    return c;
+}
+
 bool isHelp(const std::string& a) { return a == "-h" || a == "--help"; }
 
 // "--name=value" or "--name value": returns true and sets value when args[i] is the option.
@@ -137,7 +145,7 @@ Command parseEval(const std::vector<std::string>& args)
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
         std::string v;
-        if (isHelp(a)) return Command{Command::Kind::Help, usage, {}, {}};
+        if (isHelp(a)) return helpCommand(usage);
         if (takeValue(args, i, "-m", "--mapping", v, usage)) {
             c.eval.mapping = v;
         } else if (takeValue(args, i, "-f", "--format", v, usage)) {
@@ -164,7 +172,7 @@ Command parseCheck(const std::vector<std::string>& args)
     bool onlyFiles = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (!onlyFiles && isHelp(a)) return Command{Command::Kind::Help, usage, {}, {}};
+        if (!onlyFiles && isHelp(a)) return helpCommand(usage);
         if (!onlyFiles && a == "--") onlyFiles = true;
         else if (!onlyFiles && a == "--failures-only") c.check.failuresOnly = true;
         else if (!onlyFiles && a == "--legacy-zero-translation") c.check.legacyZeroTranslation = true;
@@ -218,7 +226,7 @@ Command parseSearchLike(const std::vector<std::string>& args, bool sweep)
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
         std::string v;
-        if (isHelp(a)) return Command{Command::Kind::Help, usage, {}, {}, {}};
+        if (isHelp(a)) return helpCommand(usage);
         if (a == "-q" || a == "--quiet") o.quiet = true;
         else if (takeValue(args, i, "-l", "--layer", v, usage)) o.layer = v;
         else if (takeValue(args, i, "-n", "--network", v, usage)) o.network = v;
@@ -257,14 +265,18 @@ Command parseCommandLine(const std::vector<std::string>& args)
     if (args.empty()) throw UsageError("no command given", generalUsage());
     const std::string& cmd = args[0];
     if (isHelp(cmd) || cmd == "help") {
-        if (args.size() > 1 && args[1] == "eval") return Command{Command::Kind::Help, evalUsage(), {}, {}};
+        if (args.size() > 1 && args[1] == "eval") return helpCommand(evalUsage());
         if (args.size() > 1 && args[1] == "check-reference")
-            return Command{Command::Kind::Help, checkReferenceUsage(), {}, {}};
-        if (args.size() > 1 && args[1] == "search") return Command{Command::Kind::Help, searchUsage(), {}, {}};
-        if (args.size() > 1 && args[1] == "sweep") return Command{Command::Kind::Help, sweepUsage(), {}, {}};
-        return Command{Command::Kind::Help, generalUsage(), {}, {}};
+            return helpCommand(checkReferenceUsage());
+        if (args.size() > 1 && args[1] == "search") return helpCommand(searchUsage());
+        if (args.size() > 1 && args[1] == "sweep") return helpCommand(sweepUsage());
+        return helpCommand(generalUsage());
     }
-    if (cmd == "--version") return Command{Command::Kind::Version, {}, {}, {}};
+    if (cmd == "--version") {
+        Command c;
+        c.kind = Command::Kind::Version;
+        return c;
+    }
     if (cmd == "eval") return parseEval(args);
     if (cmd == "check-reference") return parseCheck(args);
     if (cmd == "search") return parseSearchLike(args, false);
