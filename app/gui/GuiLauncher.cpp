@@ -72,6 +72,8 @@ int launchGui(int& argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Nestor"));
     QApplication::setApplicationName(QStringLiteral("nestor"));
+    // Matches packaging/org.nestor.Nestor.desktop so desktops group the window with its entry.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.nestor.Nestor"));
     QApplication::setApplicationDisplayName(QStringLiteral("Nestor"));
     QApplication::setApplicationVersion(QStringLiteral(NESTOR_VERSION));
 
