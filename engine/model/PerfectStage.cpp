@@ -470,8 +470,6 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     out.parentAccesses = instances * accesses;
     out.weighted = instances * weighted;
     out.linkTransfers = instances * linkWords;
-    out.accessesMin = out.accessesMax = accesses;
-    out.usedInstances = instances;
     out.macs = spec.macStage ? instances * children * steps : 0;
     const auto childKinds = signatureKinds(nest, leafPos, boundary);
     for (const auto& [isig, imult] : signatureKinds(nest, 0, leafPos)) {

@@ -70,8 +70,6 @@ struct StageResult {
     std::int64_t parentAccesses = 0;  // total over instances of level i, after multicast/links
     std::int64_t weighted = 0;        // sum of accesses x group size (for the masking chain)
     std::int64_t linkTransfers = 0;   // words children got from a neighbour
-    std::int64_t accessesMin = 0, accessesMax = 0;  // per used instance of level i
-    std::int64_t usedInstances = 0;   // instances of level i with a busy child
     std::int64_t macs = 0;            // MAC stage: operations performed
     std::vector<StageChildResult> children;  // one entry per kind of busy child
     std::vector<StageInstanceResult> instances;  // one entry per kind of used instance of level i

@@ -37,7 +37,6 @@ public:
         std::vector<std::vector<std::pair<Cat, std::int64_t>>> options;
         for (int p : instLoops) options.push_back(categoriesOf(nest_.loops[p], nest_.dimImperfect(nest_.loops[p].dim)));
         std::vector<std::size_t> pick(instLoops.size(), 0);
-        bool firstInstance = true;
         instCats_.assign(nest_.loops.size(), Cat::Any);
         while (true) {
             std::int64_t mult = 1;
@@ -82,10 +81,6 @@ public:
                         out.peers.push_back({csig, mult, r.acc.sent[m]});
                     }
                 }
-                out.usedInstances += mult;
-                out.accessesMin = firstInstance ? r.acc.parentAccesses : std::min(out.accessesMin, r.acc.parentAccesses);
-                out.accessesMax = std::max(out.accessesMax, r.acc.parentAccesses);
-                firstInstance = false;
             }
             std::size_t k = 0;
             for (; k < pick.size(); ++k) {
@@ -461,7 +456,6 @@ private:
             res.acc.cls[c].everActive = true;
             if (spec_.macStage) res.acc.macs += members;
         }
-        res.acc.busySteps = 1;
         countParentAccesses(deltas, busy, st, res.acc);
         for (std::size_t c = 0; c < nc; ++c) {
             res.exit[c].hasPrevDelta = busy[c] != 0;

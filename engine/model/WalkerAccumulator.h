@@ -20,7 +20,7 @@ struct ClassAcc {
 // Accumulated figures of a run (a sub-nest executed once). `subtractSums` undoes `addSums`
 // (cycle skipping); maxTile and everActive only grow.
 struct Acc {
-    std::int64_t parentAccesses = 0, weighted = 0, link = 0, macs = 0, busySteps = 0;
+    std::int64_t parentAccesses = 0, weighted = 0, link = 0, macs = 0;
     std::vector<ClassAcc> cls;
     std::vector<std::int64_t> sent;  // per child: words forwarded to neighbours (empty when no links)
 
@@ -32,7 +32,6 @@ struct Acc {
         weighted += k * o.weighted;
         link += k * o.link;
         macs += k * o.macs;
-        busySteps += k * o.busySteps;
         for (std::size_t c = 0; c < cls.size(); ++c) {
             cls[c].received += k * o.cls[c].received;
             cls[c].activeSteps += k * o.cls[c].activeSteps;
@@ -48,7 +47,6 @@ struct Acc {
         weighted -= o.weighted;
         link -= o.link;
         macs -= o.macs;
-        busySteps -= o.busySteps;
         for (std::size_t c = 0; c < cls.size(); ++c) {
             cls[c].received -= o.cls[c].received;
             cls[c].activeSteps -= o.cls[c].activeSteps;
