@@ -1,6 +1,7 @@
 // Agreement between the analytical model (nestor::evaluate) and the independent brute-force
 // walk of the loop nest (tests/bruteforce), plus hand-checked figures from
 // reference/timeloop/semantics.md and the small Timeloop reference cases.
+#include "support/TestWorkloads.h"
 #include "bruteforce/BruteForceEvaluator.h"
 #include "io/ReferenceCase.h"
 #include "model/Model.h"
@@ -23,18 +24,7 @@ namespace {
 // ---------------------------------------------------------------- builders
 ProjectionTerm term(int dim, std::int64_t coef = 1) { return ProjectionTerm{dim, coef}; }
 
-// 1-D convolution of semantics.md section 9: Weights[R], Inputs[s*P + d*R], Outputs[P].
-Workload conv1d(std::int64_t P, std::int64_t R, std::int64_t s = 1, std::int64_t d = 1)
-{
-    Workload w;
-    w.name = "conv1d";
-    w.dimNames = {"P", "R"};
-    w.bounds = {P, R};
-    w.tensors.push_back(Tensor{"Weights", false, {{term(1)}}});
-    w.tensors.push_back(Tensor{"Inputs", false, {{term(0, s), term(1, d)}}});
-    w.tensors.push_back(Tensor{"Outputs", true, {{term(0)}}});
-    return w;
-}
+using test::conv1d;  // tests/support/TestWorkloads.h
 
 StorageLevel storage(const std::string& name, std::int64_t instances, std::int64_t meshX,
                      std::optional<std::int64_t> size, int block = 1)

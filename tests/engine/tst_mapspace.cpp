@@ -1,5 +1,6 @@
 // Mapspaces: counts against a brute-force enumerator, decoding, sampling under constraints,
 // unit-loop pruning that changes nothing, and the paper's Table I trend.
+#include "support/TestWorkloads.h"
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
 #include "search/SearchDriver.h"
@@ -14,16 +15,7 @@ using namespace nestor;
 
 namespace {
 
-Workload conv1d(std::int64_t P, std::int64_t R)
-{
-    Workload w;
-    w.name = "conv1d";
-    w.dimNames = {"P", "R"};
-    w.bounds = {P, R};
-    w.tensors = {Tensor{"Weights", false, {{{1, 1}}}}, Tensor{"Inputs", false, {{{0, 1}, {1, 1}}}},
-                 Tensor{"Outputs", true, {{{0, 1}}}}};
-    return w;
-}
+using test::conv1d;  // tests/support/TestWorkloads.h
 
 Workload rank1(std::int64_t D)
 {

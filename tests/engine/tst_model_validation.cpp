@@ -1,4 +1,5 @@
 // The model's answers to impossible mappings, and Timeloop's pre-fix translation rule.
+#include "support/TestWorkloads.h"
 #include "io/ReferenceCase.h"
 #include "model/Model.h"
 
@@ -8,17 +9,7 @@ using namespace nestor;
 
 namespace {
 
-// 1-D convolution Outputs[P] += Weights[R] * Inputs[P+R] on Buffer -> MAC.
-Workload conv1d(std::int64_t P, std::int64_t R)
-{
-    Workload w;
-    w.name = "conv1d";
-    w.dimNames = {"P", "R"};
-    w.bounds = {P, R};
-    w.tensors = {Tensor{"Weights", false, {{{1, 1}}}}, Tensor{"Inputs", false, {{{0, 1}, {1, 1}}}},
-                 Tensor{"Outputs", true, {{{0, 1}}}}};
-    return w;
-}
+using test::conv1d;  // tests/support/TestWorkloads.h
 
 Architecture twoLevels(std::int64_t bufferWords, std::int64_t macs)
 {
