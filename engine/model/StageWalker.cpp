@@ -206,7 +206,7 @@ private:
             const CatEffect e = effectOf(cat, (flags & bit) != 0);
             return runFrom(p + 1, e.last ? flags : (flags & ~bit), active && e.active, st, scratch);
         }
-        if (!active) {
+        if (!active || instanceIdleThroughout(p, flags)) {
             // Nothing moves below an idle instance; only the base advances.
             const Vec disp = structuralDisp(p, flags);
             scratch = RunResult{Acc(classes_.size()), st, disp};
@@ -234,6 +234,34 @@ private:
                 scratch.exit[c].prev = shifted(st[c].prev, negate(scratch.disp), nRanks_);
             }
         return scratch;
+    }
+
+    // True when an instance spatial loop below p keeps the instance idle in every step of the
+    // sub-run from p (its dimension stays in the residual context throughout). Tracks, per
+    // dimension, whether the residual flag is known to be set, known clear, or may vary.
+    bool instanceIdleThroughout(int p, std::uint32_t flags) const
+    {
+        std::uint32_t known = nest_.imperfectDims;  // bits whose value is fixed over the sub-run
+        for (int q = p; q < leafPos_; ++q) {
+            const NestLoop& l = nest_.loops[q];
+            const std::uint32_t bit = 1u << l.dim;
+            if (!(nest_.imperfectDims & bit)) continue;
+            if (!l.spatial()) {
+                if (flags & bit) known &= ~bit;  // set at the last iteration only
+                continue;
+            }
+            const Cat cat = instCats_[q];
+            if (cat == Cat::Any) continue;
+            if (known & bit) {
+                const CatEffect e = effectOf(cat, (flags & bit) != 0);
+                if (!e.active) return true;
+                if (!e.last) flags &= ~bit;
+            } else if (!effectOf(cat, true).last && !effectOf(cat, false).last) {
+                known |= bit;  // cleared whatever came in
+                flags &= ~bit;
+            }
+        }
+        return false;
     }
 
     // Net move of the base over a sub-run (depends on the loops and their contexts only).
