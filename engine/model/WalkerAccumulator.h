@@ -21,7 +21,7 @@ struct ClassAcc {
 // (cycle skipping); maxTile and everActive only grow.
 struct Acc {
     std::int64_t parentAccesses = 0, weighted = 0, link = 0, macs = 0;
-    std::vector<ClassAcc> cls;
+    SmallVector<ClassAcc, 4> cls;
     std::vector<std::int64_t> sent;  // per child: words forwarded to neighbours (empty when no links)
 
     explicit Acc(std::size_t classes = 0) : cls(classes) {}

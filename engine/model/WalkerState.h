@@ -2,6 +2,7 @@
 // The reuse memory of one class of children during the walk (Timeloop's per-child "last tile,
 // last translation", plus the last delta for link transfers), kept relative to the base of the
 // most recent step so that equal situations compare equal wherever they occur.
+#include "common/SmallVector.h"
 #include "model/TileGeometry.h"
 
 #include <cstddef>
@@ -27,7 +28,8 @@ struct ClassState {
         return true;
     }
 };
-using State = std::vector<ClassState>;
+// Most stages have one or two classes of children: keep their states inline.
+using State = SmallVector<ClassState, 2>;
 
 inline void mix(std::size_t& h, std::uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
 
