@@ -40,8 +40,6 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
                                              std::to_string(a.numLevels()), {}});
         return d;
     }
-    // Loops of each dimension in nest order: per level temporal, then spatial Y, then spatial X.
-    std::vector<std::vector<Loop>> perDim(w.numDims());
     for (int i = 0; i < a.numLevels(); ++i) {
         const auto& lm = levels[i];
         auto lf = [&] { return prefix + ".levels[" + a.levels[i].name + "]"; };
@@ -58,7 +56,6 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
                 else if (l.residual <= 0 || l.residual > l.bound)
                     d.push_back({f(), "residual must be between 1 and the bound " + std::to_string(l.bound) +
                                         " (got " + std::to_string(l.residual) + ")", {}});
-                perDim[l.dim].push_back(l);
                 product *= std::max<std::int64_t>(l.bound, 1);
             }
             return product;
@@ -75,18 +72,36 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
         if (!lm.keep.empty() && static_cast<int>(lm.keep.size()) != w.numTensors())
             d.push_back({lf() + ".keep", "keep list must have one entry per tensor", {}});
     }
+    // Loops of one dimension in nest order: per level temporal, then spatial Y, then spatial X.
+    auto loopsOf = [&](int dim) {
+        std::vector<Loop> out;
+        for (const auto& lm : levels)
+            for (const auto* loops : {&lm.temporal, &lm.spatialY, &lm.spatialX})
+                for (const auto& l : *loops)
+                    if (l.dim == dim) out.push_back(l);
+        return out;
+    };
+    // Covered sizes of all dimensions at once, innermost loop first (coveredSize, unrolled:
+    // this runs for every candidate of a search).
+    std::vector<std::int64_t> covered(static_cast<std::size_t>(w.numDims()), 1), inner(covered.size(), 1);
+    for (auto lm = levels.rbegin(); lm != levels.rend(); ++lm)
+        for (const auto* loops : {&lm->spatialX, &lm->spatialY, &lm->temporal})
+            for (auto l = loops->rbegin(); l != loops->rend(); ++l) {
+                if (l->dim < 0 || l->dim >= w.numDims()) continue;
+                covered[l->dim] += (l->residual - 1) * inner[l->dim];
+                inner[l->dim] *= l->bound;
+            }
     for (int dim = 0; dim < w.numDims(); ++dim) {
-        const std::int64_t covered = coveredSize(perDim[dim]);
-        if (covered != w.bounds[dim]) {
+        if (covered[dim] != w.bounds[dim]) {
             std::string factors;
-            for (const auto& l : perDim[dim]) {
+            for (const auto& l : loopsOf(dim)) {
                 if (!factors.empty()) factors += " x ";
                 factors += std::to_string(l.bound);
                 if (l.isImperfect()) factors += "," + std::to_string(l.residual);
             }
             d.push_back({prefix + ".factors." + w.dimNames[dim],
                          "factors of " + w.dimNames[dim] + " (" + (factors.empty() ? std::string("none") : factors) +
-                             ") cover " + std::to_string(covered) + " but the bound is " + std::to_string(w.bounds[dim]),
+                             ") cover " + std::to_string(covered[dim]) + " but the bound is " + std::to_string(w.bounds[dim]),
                          {}});
         }
     }

@@ -15,8 +15,9 @@ namespace {
 
 using model::StageResult;
 
-Diagnostics structuralChecks(const Workload& w, const Architecture& a, const Mapping& m)
+Diagnostics structuralChecks(const Workload& w, const Architecture& a, const Mapping& m, bool inputsValidated)
 {
+    if (inputsValidated) return m.validate(w, a);
     Diagnostics d = w.validate();
     for (auto& x : a.validate()) d.push_back(x);
     if (!d.empty()) return d;
@@ -283,27 +284,53 @@ void checkCapacity(const Workload& w, const Architecture& a, Evaluation& ev)
     }
 }
 
+// Every figure back to its initial value; the vectors and strings keep their storage.
+void resetEvaluation(const Workload& w, const Architecture& a, Evaluation& ev)
+{
+    auto levels = std::move(ev.levels);
+    auto names = std::move(ev.tensorNames);
+    auto errors = std::move(ev.errors);
+    errors.clear();
+    ev = Evaluation{};
+    ev.errors = std::move(errors);
+    names.resize(w.tensors.size());
+    for (std::size_t t = 0; t < w.tensors.size(); ++t) names[t] = w.tensors[t].name;
+    ev.tensorNames = std::move(names);
+    levels.resize(a.levels.size());
+    for (std::size_t i = 0; i < a.levels.size(); ++i) {
+        auto tensors = std::move(levels[i].tensors);
+        tensors.assign(w.tensors.size(), TensorLevelStats{});
+        auto name = std::move(levels[i].name);
+        name = a.levels[i].name;
+        levels[i] = LevelStats{};
+        levels[i].name = std::move(name);
+        levels[i].tensors = std::move(tensors);
+    }
+    ev.levels = std::move(levels);
+}
+
 } // namespace
 
 Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt)
 {
     Evaluation ev;
+    evaluate(w, a, m, opt, ev);
+    return ev;
+}
+
+void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt, Evaluation& ev)
+{
+    resetEvaluation(w, a, ev);
     ev.macs = w.macs();
-    for (const auto& t : w.tensors) ev.tensorNames.push_back(t.name);
-    ev.errors = structuralChecks(w, a, m);
-    ev.levels.resize(a.levels.size());
-    for (std::size_t i = 0; i < a.levels.size(); ++i) {
-        ev.levels[i].name = a.levels[i].name;
-        ev.levels[i].tensors.resize(w.tensors.size());
-    }
+    ev.errors = structuralChecks(w, a, m, opt.inputsValidated);
     ev.area_um2 = a.area_um2();
-    if (!ev.errors.empty()) return ev;
+    if (!ev.errors.empty()) return;
 
     const model::NestLayout nest = model::buildNestLayout(w, m);
     // Capacity first: a mapping whose tiles do not fit needs no counting (most of a search).
     fillCapacities(w, a, m, nest, ev);
     checkCapacity(w, a, ev);
-    if (!ev.errors.empty()) return ev;
+    if (!ev.errors.empty()) return;
     Stages stages(w, a, m, nest, opt);
     // Per-thread scratch, cleared but not freed between evaluations.
     thread_local std::vector<std::vector<TensorCounts>> counts;
@@ -328,7 +355,6 @@ Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, 
         for (const auto& ts : ls.tensors) ls.utilized_instances = std::max(ls.utilized_instances, ts.utilized_instances);
     model::applyEnergyAndTiming(a, m, counts, ev);
     ev.valid = ev.errors.empty();
-    return ev;
 }
 
 } // namespace nestor

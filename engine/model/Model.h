@@ -14,9 +14,14 @@ struct ModelOptions {
     bool legacyZeroTranslationRule = false;
     bool linkTransfers = true;       // neighbour-to-neighbour forwarding (Timeloop default)
     bool firstReadElision = true;    // first update of an element needs no read
+    // The workload and architecture were validated already (a mapspace does so once, then
+    // evaluates millions of mappings of them); only the mapping is checked.
+    bool inputsValidated = false;
 };
 
 // Never throws on a bad mapping: an invalid mapping yields valid == false with errors.
 Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt = {});
+// Same, into `ev`, reusing its storage (a search's per-thread scratch evaluation).
+void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt, Evaluation& ev);
 
 } // namespace nestor

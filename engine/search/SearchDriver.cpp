@@ -51,21 +51,33 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
     MapspacePoint p;
     const Workload& w = space.workload();
     const Architecture& a = space.architecture();
+    ModelOptions model = opt.model;
+    model.inputsValidated = true;  // the mapspace validated them
+    Evaluation ev;                 // scratch, reused from one candidate to the next
+    // Shared counters are bumped in batches: one atomic add per candidate from every thread
+    // would keep their cache line bouncing between cores.
+    constexpr std::int64_t kFlushEvery = 64;
+    std::int64_t unflushedEvaluated = 0, unflushedValid = 0;
+    auto flush = [&] {
+        sh.evaluated.fetch_add(unflushedEvaluated, std::memory_order_relaxed);
+        sh.valid.fetch_add(unflushedValid, std::memory_order_relaxed);
+        unflushedEvaluated = unflushedValid = 0;
+    };
     for (;;) {
         if (cancel && cancel->load(std::memory_order_relaxed)) { out.stopReason = "cancelled"; break; }
         if (budgetOn && evaluated >= budget) { out.stopReason = "budget"; break; }
         if (sizeOn && valid >= sizeLimit) { out.stopReason = "search size"; break; }
         if (!algo->next(p)) { out.stopReason = "exhausted"; break; }
         Mapping m = space.toMapping(p);
-        Evaluation ev = evaluate(w, a, m, opt.model);
+        evaluate(w, a, m, model, ev);
         ++evaluated;
-        const std::int64_t globalEvaluated = sh.evaluated.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (++unflushedEvaluated == kFlushEvery) flush();
         const bool ok = ev.valid && space.accepts(ev);
         bool improved = false;
         double cost = 0.0;
         if (ok) {
             ++valid;
-            sh.valid.fetch_add(1, std::memory_order_relaxed);
+            ++unflushedValid;
             invalidStreak = 0;
             std::vector<double> mv = metricValues(opt.metrics, ev);
             cost = std::log(std::max(mv.front(), 1e-300));
@@ -75,6 +87,8 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
                 {
                     std::lock_guard<std::mutex> lock(sh.mutex);
                     if (!sh.hasBest || isBetter(mv, sh.best, opt.tieTolerance)) {
+                        // Exact with one thread; with more, other threads' unflushed work is not counted.
+                        const std::int64_t globalEvaluated = sh.evaluated.load(std::memory_order_relaxed) + unflushedEvaluated;
                         sh.hasBest = true;
                         sh.best = mv;
                         sh.curve.push_back({globalEvaluated, mv.front()});
@@ -83,7 +97,7 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
                 out.found = true;
                 out.point = p;
                 out.mapping = std::move(m);
-                out.evaluation = std::move(ev);
+                out.evaluation = ev;
                 out.metrics = std::move(mv);
             } else {
                 ++nonImproving;
@@ -101,6 +115,7 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
             break;
         }
     }
+    flush();
     std::lock_guard<std::mutex> lock(sh.mutex);
     --sh.running;
     sh.done.notify_all();
