@@ -284,7 +284,7 @@ void Mapspace::resampleDimension(int d, std::mt19937_64& rng, MapspacePoint& p) 
     }
 }
 
-std::vector<int> Mapspace::slotLoops(const MapspacePoint& p, int s, std::vector<int>& fixed) const
+void Mapspace::slotLoops(const MapspacePoint& p, int s, std::vector<int>& free, std::vector<int>& fixed) const
 {
     const int nd = w_.numDims();
     const bool all = !opt_.pruneUnitLoops && slots_[s].kind == MapspaceSlot::Kind::Temporal;
@@ -292,16 +292,16 @@ std::vector<int> Mapspace::slotLoops(const MapspacePoint& p, int s, std::vector<
     fixed.clear();
     for (int dim : fixedOrder_[s])
         if (present(dim)) fixed.push_back(dim);
-    std::vector<int> free;
+    free.clear();
     for (int dim = 0; dim < nd; ++dim)
         if (present(dim) && std::find(fixed.begin(), fixed.end(), dim) == fixed.end()) free.push_back(dim);
-    return free;
 }
 
 std::uint64_t Mapspace::orderCount(const MapspacePoint& p, int slot) const
 {
-    std::vector<int> fixed;
-    return factorial(static_cast<int>(slotLoops(p, slot, fixed).size()));
+    thread_local std::vector<int> free, fixed;
+    slotLoops(p, slot, free, fixed);
+    return factorial(static_cast<int>(free.size()));
 }
 
 void Mapspace::randomOrders(std::mt19937_64& rng, MapspacePoint& p) const
@@ -329,15 +329,26 @@ MapspacePoint Mapspace::randomPoint(std::mt19937_64& rng) const
 
 Mapping Mapspace::toMapping(const MapspacePoint& p, const std::string& name) const
 {
-    const int nd = w_.numDims();
     Mapping m;
+    toMapping(p, m, name);
+    return m;
+}
+
+void Mapspace::toMapping(const MapspacePoint& p, Mapping& m, const std::string& name) const
+{
+    const int nd = w_.numDims();
     m.name = name;
     m.levels.resize(a_.numLevels());
-    std::vector<int> fixed;
+    for (auto& lm : m.levels) {
+        lm.temporal.clear();
+        lm.spatialX.clear();
+        lm.spatialY.clear();
+    }
+    thread_local std::vector<int> free, fixed, order;
     for (int s = 0; s < numSlots(); ++s) {
-        std::vector<int> free = slotLoops(p, s, fixed);
+        slotLoops(p, s, free, fixed);
         std::uint64_t idx = s < static_cast<int>(p.orders.size()) ? p.orders[s] : 0;
-        std::vector<int> order;  // outermost first
+        order.clear();  // outermost first
         for (int k = static_cast<int>(free.size()); k > 0; --k) {
             const std::uint64_t f = factorial(k - 1);
             const std::size_t pick = static_cast<std::size_t>(std::min<std::uint64_t>(idx / f, k - 1));
@@ -362,7 +373,6 @@ Mapping Mapspace::toMapping(const MapspacePoint& p, const std::string& name) con
     }
     for (std::size_t i = 0; i < freeKeeps_.size(); ++i)
         m.levels[freeKeeps_[i].first].keep[freeKeeps_[i].second] = ((p.keepBits >> i) & 1u) == 0;
-    return m;
 }
 
 MapspaceSize Mapspace::size() const

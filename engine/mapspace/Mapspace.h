@@ -91,6 +91,8 @@ public:
     MapspacePoint randomPoint(std::mt19937_64& rng) const;
 
     Mapping toMapping(const MapspacePoint& p, const std::string& name = "search") const;
+    // Same, into `m`, reusing its storage (a search's per-thread scratch mapping).
+    void toMapping(const MapspacePoint& p, Mapping& m, const std::string& name = "search") const;
     // Constraints that are checked on the evaluation (minimum utilization).
     bool accepts(const Evaluation& ev) const { return meetsUtilization(c_, ev); }
 
@@ -107,7 +109,8 @@ private:
     int tupleIndex(const std::vector<std::int64_t>& t) const;
     bool fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
     void decodeDimension(int d, int k, long double x, MapspacePoint& p) const;
-    std::vector<int> slotLoops(const MapspacePoint& p, int slot, std::vector<int>& fixedInnermostFirst) const;
+    // The free (permuted) and fixed (innermost first) loops of a slot.
+    void slotLoops(const MapspacePoint& p, int slot, std::vector<int>& free, std::vector<int>& fixedInnermostFirst) const;
 
     Workload w_;
     Architecture a_;

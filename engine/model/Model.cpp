@@ -326,7 +326,9 @@ void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const 
     ev.area_um2 = a.area_um2();
     if (!ev.errors.empty()) return;
 
-    const model::NestLayout nest = model::buildNestLayout(w, m);
+    thread_local model::NestLayout nestScratch;  // storage kept from one evaluation to the next
+    model::buildNestLayout(w, m, nestScratch);
+    const model::NestLayout& nest = nestScratch;
     // Capacity first: a mapping whose tiles do not fit needs no counting (most of a search).
     fillCapacities(w, a, m, nest, ev);
     checkCapacity(w, a, ev);

@@ -5,6 +5,16 @@ namespace nestor::model {
 NestLayout buildNestLayout(const Workload& w, const Mapping& m)
 {
     NestLayout n;
+    buildNestLayout(w, m, n);
+    return n;
+}
+
+void buildNestLayout(const Workload& w, const Mapping& m, NestLayout& n)
+{
+    n.loops.clear();
+    n.levelBegin.clear();
+    n.spatialBegin.clear();
+    n.imperfectDims = 0;
     n.numLevels = static_cast<int>(m.levels.size());
     for (int i = 0; i < n.numLevels; ++i) {
         const auto& lm = m.levels[i];
@@ -22,12 +32,12 @@ NestLayout buildNestLayout(const Workload& w, const Mapping& m)
         add(lm.spatialX, LoopKind::SpatialX);
     }
     n.levelBegin.push_back(static_cast<int>(n.loops.size()));
-    std::vector<std::int64_t> inner(w.numDims(), 1);
+    thread_local std::vector<std::int64_t> inner;
+    inner.assign(static_cast<std::size_t>(w.numDims()), 1);
     for (auto it = n.loops.rbegin(); it != n.loops.rend(); ++it) {
         it->stride = inner[it->dim];
         inner[it->dim] *= it->bound;
     }
-    return n;
 }
 
 std::int64_t NestLayout::innerExtent(int from, int d, bool lastGlobal) const

@@ -37,5 +37,7 @@ struct NestLayout {
 };
 
 NestLayout buildNestLayout(const Workload& w, const Mapping& m);
+// Same, into `n`, reusing its storage.
+void buildNestLayout(const Workload& w, const Mapping& m, NestLayout& n);
 
 } // namespace nestor::model

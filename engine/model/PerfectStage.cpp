@@ -47,6 +47,17 @@ struct TransformOf {
     {
         Transform r;
         r.n = n;
+        if (e <= 0) return identity(n);
+        // Usual case: one step lands every state on a fixed point; then the rest is arithmetic.
+        bool settlesInOne = true;
+        for (int s = 0; s < n && settlesInOne; ++s) settlesInOne = next[next[s]] == next[s];
+        if (settlesInOne) {
+            for (int s = 0; s < n; ++s) {
+                r.next[s] = next[s];
+                r.cost[s] = cost[s] + (e - 1) * cost[next[s]];
+            }
+            return r;
+        }
         std::array<std::int64_t, Capacity> seenAt;
         std::array<std::int64_t, Capacity> costAt;
         for (int s0 = 0; s0 < n; ++s0) {
@@ -144,13 +155,16 @@ std::int64_t distinctOffsets(const StageSpec& spec, int leafPos, int boundary, i
 // The walker tells instances apart by the category of their index in each spatial loop of a
 // dimension that has residuals somewhere (below / at the last index); here they all behave
 // alike, but entries are split the same way so that both paths' results can be joined.
-std::vector<std::pair<Signature, std::int64_t>> signatureKinds(const NestLayout& nest, int from, int to)
+using SignatureKinds = std::vector<std::pair<Signature, std::int64_t>>;
+
+void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& kinds)
 {
-    std::vector<std::pair<Signature, std::int64_t>> kinds{{Signature(), 1}};
+    kinds.assign(1, {Signature(), 1});
+    thread_local SignatureKinds next;
     for (int p = from; p < to; ++p) {
         const NestLoop& l = nest.loops[p];
         if (!l.spatial()) continue;
-        std::vector<std::pair<Signature, std::int64_t>> next;
+        next.clear();
         for (const auto& [sig, mult] : kinds) {
             if (!nest.dimImperfect(l.dim)) {
                 next.push_back({sig, mult * l.bound});
@@ -165,7 +179,19 @@ std::vector<std::pair<Signature, std::int64_t>> signatureKinds(const NestLayout&
         }
         kinds.swap(next);
     }
-    return kinds;
+}
+
+// Instance and child kinds of a stage, in per-thread buffers.
+struct StageKinds {
+    const SignatureKinds& instances;
+    const SignatureKinds& children;
+};
+StageKinds stageKinds(const NestLayout& nest, int leafPos, int boundary)
+{
+    thread_local SignatureKinds instances, children;
+    signatureKinds(nest, 0, leafPos, instances);
+    signatureKinds(nest, leafPos, boundary, children);
+    return {instances, children};
 }
 
 } // namespace
@@ -206,9 +232,10 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
         out.complete = false;
         out.parentAccesses = groups;
         out.weighted = children;
-        for (const auto& [isig, imult] : signatureKinds(nest, 0, leafPos)) {
+        const StageKinds kinds = stageKinds(nest, leafPos, boundary);
+        for (const auto& [isig, imult] : kinds.instances) {
             out.instances.push_back({isig, imult, groups, children});
-            for (const auto& [csig, cmult] : signatureKinds(nest, leafPos, boundary)) {
+            for (const auto& [csig, cmult] : kinds.children) {
                 StageChildResult c;
                 c.signature = isig;
                 for (int q = 0; q < csig.size; ++q) c.signature.push_back(csig.cat[q]);
@@ -471,8 +498,9 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     out.weighted = instances * weighted;
     out.linkTransfers = instances * linkWords;
     out.macs = spec.macStage ? instances * children * steps : 0;
-    const auto childKinds = signatureKinds(nest, leafPos, boundary);
-    for (const auto& [isig, imult] : signatureKinds(nest, 0, leafPos)) {
+    const StageKinds kinds = stageKinds(nest, leafPos, boundary);
+    const SignatureKinds& childKinds = kinds.children;
+    for (const auto& [isig, imult] : kinds.instances) {
         out.instances.push_back({isig, imult, accesses, weighted});
         for (const auto& [csig, cmult] : childKinds) {
             StageChildResult c;

@@ -53,7 +53,8 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
     const Architecture& a = space.architecture();
     ModelOptions model = opt.model;
     model.inputsValidated = true;  // the mapspace validated them
-    Evaluation ev;                 // scratch, reused from one candidate to the next
+    Mapping m;                     // scratch, reused from one candidate to the next
+    Evaluation ev;
     // Shared counters are bumped in batches: one atomic add per candidate from every thread
     // would keep their cache line bouncing between cores.
     constexpr std::int64_t kFlushEvery = 64;
@@ -68,7 +69,7 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
         if (budgetOn && evaluated >= budget) { out.stopReason = "budget"; break; }
         if (sizeOn && valid >= sizeLimit) { out.stopReason = "search size"; break; }
         if (!algo->next(p)) { out.stopReason = "exhausted"; break; }
-        Mapping m = space.toMapping(p);
+        space.toMapping(p, m);
         evaluate(w, a, m, model, ev);
         ++evaluated;
         if (++unflushedEvaluated == kFlushEvery) flush();
@@ -96,7 +97,7 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
                 }
                 out.found = true;
                 out.point = p;
-                out.mapping = std::move(m);
+                out.mapping = m;
                 out.evaluation = ev;
                 out.metrics = std::move(mv);
             } else {
