@@ -4,6 +4,7 @@
 #include "arch/EnergyModels.h"
 #include "io/AtomicFile.h"
 #include "io/JsonWriter.h"
+#include "io/LoopNestText.h"
 #include "io/ProjectYaml.h"
 #include "io/ResultsExport.h"
 #include "io/TimeloopMappingExport.h"
@@ -343,6 +344,9 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
     const Evaluation& ev = r.bestEvaluation;
     out << "Best: EDP " << sci(ev.edp_J_s) << " J*s, energy " << sci(ev.energy_pJ) << " pJ, cycles " << ev.cycles
         << ", utilization " << 100.0 * ev.utilization << " %\n";
+    out << "Energy-delay Pareto front of the valid mappings evaluated: " << r.energyDelayFront.size() << " mapping"
+        << (r.energyDelayFront.size() == 1 ? "" : "s") << " (cycles " << static_cast<std::int64_t>(r.energyDelayFront.front().cycles)
+        << " to " << static_cast<std::int64_t>(r.energyDelayFront.back().cycles) << ")\n";
 
     Mapping best = r.best;
     std::string name = "search-" + mapspaceKindName(*kind) + "-" + opt.algorithm;
@@ -376,6 +380,17 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
             .field("interrupted", r.cancelled);
         j.key("curve").beginArray();
         for (const auto& c : r.curve) j.beginObject().field("evaluated", c.evaluated).field("value", c.value).endObject();
+        j.endArray();
+        // Every valid mapping evaluated that no other beats in both energy and cycles.
+        j.key("energy_delay_front").beginArray();
+        for (const auto& e : r.energyDelayFront)
+            j.beginObject()
+                .field("energy_pJ", e.energy_pJ)
+                .field("cycles", static_cast<std::int64_t>(e.cycles))
+                .field("edp_J_s", e.edp_J_s)
+                .field("utilization", e.utilization)
+                .field("loop_nest", loopNestText(space->toMapping(e.point), layer->workload, arch))
+                .endObject();
         j.endArray().endObject();
         std::string text = j.str();
         // {"search": {...}, "best": <evaluation>}

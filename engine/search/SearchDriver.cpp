@@ -19,6 +19,8 @@ struct ThreadResult {
     Evaluation evaluation;
     std::vector<double> metrics;
     std::string stopReason;
+    ParetoArchive front;
+    std::vector<EvaluatedPoint> scatter;
 };
 
 struct Shared {
@@ -53,6 +55,17 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
     const Architecture& a = space.architecture();
     ModelOptions model = opt.model;
     model.inputsValidated = true;  // the mapspace validated them
+    Reservoir reservoir(static_cast<std::size_t>(share(opt.scatterSize, opt.threads, id)),
+                        threadSeed(opt.seed, id + 7919));  // its own stream: the search's draws stay as they are
+    auto keepFor = [&](const Evaluation& e) {
+        const double cycles = static_cast<double>(e.cycles);
+        const bool onFront = out.front.wouldJoin(e.energy_pJ, cycles);
+        const long slot = reservoir.slotForNext();
+        if (!onFront && slot < 0) return;
+        const EvaluatedPoint ep{p, e.energy_pJ, cycles, e.edp_J_s, e.utilization};
+        if (onFront) out.front.offer(ep);
+        reservoir.store(slot, ep);
+    };
     Mapping m;                     // scratch, reused from one candidate to the next
     Evaluation ev;
     // Shared counters are bumped in batches: one atomic add per candidate from every thread
@@ -80,6 +93,7 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
             ++valid;
             ++unflushedValid;
             invalidStreak = 0;
+            keepFor(ev);
             std::vector<double> mv = metricValues(opt.metrics, ev);
             cost = std::log(std::max(mv.front(), 1e-300));
             improved = !out.found || isBetter(mv, out.metrics, opt.tieTolerance);
@@ -117,6 +131,7 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
         }
     }
     flush();
+    out.scatter = reservoir.points();
     std::lock_guard<std::mutex> lock(sh.mutex);
     --sh.running;
     sh.done.notify_all();
@@ -168,8 +183,11 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
     for (auto& t : threads) t.join();
 
     SearchResult r;
+    ParetoArchive front;
     for (auto& tr : results) {
         r.stopReasons.push_back(tr.stopReason);
+        for (const auto& e : tr.front.points()) front.offer(e);
+        r.scatter.insert(r.scatter.end(), tr.scatter.begin(), tr.scatter.end());
         if (!tr.found) continue;
         if (!r.found || isBetter(tr.metrics, r.bestMetrics, opt.tieTolerance)) {
             r.found = true;
@@ -179,6 +197,7 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
             r.bestMetrics = tr.metrics;
         }
     }
+    r.energyDelayFront = front.sortedByCycles();
     r.evaluated = sh.evaluated.load();
     r.valid = sh.valid.load();
     r.cancelled = cancel && cancel->load();

@@ -15,6 +15,7 @@
 // thread (about every 50 ms and at the end).
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
+#include "search/EvaluatedSet.h"
 #include "search/SearchMetric.h"
 
 #include <atomic>
@@ -35,6 +36,9 @@ struct SearchOptions {
     std::int64_t victoryCondition = 500;
     std::int64_t timeout = 1000;
     int maxOrdersPerVisit = 16;
+    // Valid mappings kept as a uniform sample of everything evaluated (for a scatter plot),
+    // in all, divided among threads; 0 = none. The energy-delay front is always kept.
+    int scatterSize = 0;
     ModelOptions model;
 };
 
@@ -69,6 +73,10 @@ struct SearchResult {
     bool cancelled = false;
     std::vector<std::string> stopReasons;      // per thread
     std::vector<SearchCurvePoint> curve;       // best so far (exact order only with one thread)
+    // Every valid mapping evaluated that no other one beats in both energy and cycles, by
+    // cycles; and the scatter sample (options.scatterSize).
+    std::vector<EvaluatedPoint> energyDelayFront;
+    std::vector<EvaluatedPoint> scatter;
     double seconds = 0.0;
 };
 

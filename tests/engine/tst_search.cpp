@@ -4,10 +4,12 @@
 #include "model/Model.h"
 #include "search/SearchAlgorithm.h"
 #include "search/SearchDriver.h"
+#include "analysis/ParetoFront.h"
 
 #include <QtTest>
 
 #include <chrono>
+#include <set>
 #include <thread>
 
 using namespace nestor;
@@ -179,6 +181,65 @@ private slots:
         o.victoryCondition = 0;
         const SearchResult sa = runSearch(s, o);
         QVERIFY(sa.bestMetrics.front() >= one.bestMetrics.front() * (1 - 1e-12));
+    }
+
+    // The search's energy-delay front equals the Pareto front (analysis/paretoFront) of every
+    // valid mapping of the space, enumerated here point by point; the scatter is a sample of them.
+    void energyDelayFrontIsExact()
+    {
+        Workload w;
+        w.dimNames = {"P", "R"};
+        w.bounds = {6, 3};
+        w.tensors = {Tensor{"Weights", false, {{{1, 1}}}}, Tensor{"Inputs", false, {{{0, 1}, {1, 1}}}},
+                     Tensor{"Outputs", true, {{{0, 1}}}}};
+        const Mapspace s(w, smallArray(2, 2, 8), MapspaceKind::RubyS);
+        std::set<std::pair<double, double>> all;  // (cycles, energy) of the valid mappings
+        std::vector<std::vector<double>> objectives;
+        MapspacePoint p;
+        for (long double f = 0; f < s.factorizationCount(); f += 1) {
+            s.factorizationAt(f, p);
+            std::uint64_t orders = 1;
+            for (int slot = 0; slot < s.numSlots(); ++slot) orders *= s.orderCount(p, slot);
+            for (std::uint64_t o = 0; o < orders; ++o) {
+                p.orders.assign(std::size_t(s.numSlots()), 0);
+                std::uint64_t rest = o;
+                for (int slot = 0; slot < s.numSlots(); ++slot) {
+                    p.orders[std::size_t(slot)] = rest % s.orderCount(p, slot);
+                    rest /= s.orderCount(p, slot);
+                }
+                for (std::uint64_t k = 0; k < s.keepCount(); ++k) {
+                    p.keepBits = k;
+                    const Evaluation ev = evaluate(w, s.architecture(), s.toMapping(p));
+                    if (!ev.valid) continue;
+                    all.insert({double(ev.cycles), ev.energy_pJ});
+                    objectives.push_back({double(ev.cycles), ev.energy_pJ});
+                }
+            }
+        }
+        std::set<std::pair<double, double>> expected;
+        for (std::size_t i : paretoFront(objectives)) expected.insert({objectives[i][0], objectives[i][1]});
+        QVERIFY(expected.size() >= 2);
+
+        SearchOptions o;
+        o.algorithm = "exhaustive";
+        o.scatterSize = 40;
+        for (int threads : {1, 2}) {
+            o.threads = threads;
+            const SearchResult r = runSearch(s, o);
+            QCOMPARE(r.valid, std::int64_t(objectives.size()));
+            std::set<std::pair<double, double>> front;
+            for (const auto& e : r.energyDelayFront) front.insert({e.cycles, e.energy_pJ});
+            QCOMPARE(front, expected);
+            QCOMPARE(r.energyDelayFront.size(), expected.size());  // no duplicates
+            for (std::size_t i = 1; i < r.energyDelayFront.size(); ++i)
+                QVERIFY(r.energyDelayFront[i - 1].cycles < r.energyDelayFront[i].cycles);
+            QCOMPARE(r.scatter.size(), std::size_t(40));
+            for (const auto& e : r.scatter) {
+                QVERIFY(all.count({e.cycles, e.energy_pJ}));
+                const Evaluation ev = evaluate(w, s.architecture(), s.toMapping(e.point));
+                QCOMPARE(ev.energy_pJ, e.energy_pJ);  // the point rebuilds the mapping it stands for
+            }
+        }
     }
 
     // Cancel returns the best so far within 100 ms, on a mapspace of more than 1e12 points.

@@ -1,8 +1,6 @@
 #include "SearchJob.h"
 
 #include "mapspace/Mapspace.h"
-#include "model/Model.h"
-#include "search/SearchAlgorithm.h"
 
 #include <QMetaObject>
 #include <QPointer>
@@ -11,14 +9,12 @@
 #include <chrono>
 #include <exception>
 #include <mutex>
-#include <random>
 
 namespace nestor::app {
 
 namespace {
 
 constexpr auto kSignalInterval = std::chrono::milliseconds(100);  // ~10 Hz
-constexpr auto kSampleTimeLimit = std::chrono::seconds(2);        // the energy-vs-delay sample
 
 // Runs on the search's calling thread (a pool thread); forwards to the job on the GUI thread.
 class QueuedObserver : public SearchObserver {
@@ -109,19 +105,12 @@ SearchOutcome SearchJob::run(const SearchRequest& request, SearchObserver* obser
     try {
         const Mapspace space(request.workload, request.architecture, request.kind, request.constraints);
         o.mapspaceSize = double(space.size().total);
-        o.result = runSearch(space, request.options, observer, cancel);
-        // A reproducible sample of the same mapspace for the energy-vs-delay scatter.
-        std::mt19937_64 rng(threadSeed(request.options.seed, 1000003));
-        const auto sampleStart = std::chrono::steady_clock::now();
-        for (int i = 0; i < request.sampleSize; ++i) {
-            if (cancel && cancel->load()) break;
-            if (std::chrono::steady_clock::now() - sampleStart > kSampleTimeLimit) break;  // slow (imperfect) mapspaces
-            const MapspacePoint p = space.randomPoint(rng);
-            Mapping m = space.toMapping(p);
-            const Evaluation ev = evaluate(request.workload, request.architecture, m, request.options.model);
-            if (!ev.valid || !space.accepts(ev)) continue;
-            o.sample.push_back({std::move(m), ev.energy_pJ, double(ev.cycles), ev.edp_J_s, ev.utilization});
-        }
+        SearchOptions options = request.options;
+        options.scatterSize = request.sampleSize;
+        o.result = runSearch(space, options, observer, cancel);
+        for (const auto* points : {&o.result.energyDelayFront, &o.result.scatter})
+            for (const EvaluatedPoint& e : *points)
+                o.sample.push_back({space.toMapping(e.point), e.energy_pJ, e.cycles, e.edp_J_s, e.utilization});
         if (o.result.found) {
             const Evaluation& ev = o.result.bestEvaluation;
             o.sample.push_back({o.result.best, ev.energy_pJ, double(ev.cycles), ev.edp_J_s, ev.utilization});

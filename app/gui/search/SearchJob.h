@@ -5,9 +5,8 @@
 // cancel() sets the engine's cancel flag, so the search stops and returns its best so far
 // within the engine's polling time (well under 100 ms).
 //
-// After the search, a bounded sample of the same mapspace is evaluated (seeded; at most
-// `sampleSize` mappings and 2 s, so on slow imperfect mapspaces it may be smaller) for the
-// energy-vs-delay scatter: the engine does not report the individual mappings it evaluates.
+// The energy-vs-delay scatter shows the mappings the search itself evaluated: the engine's
+// exact energy-delay Pareto front over all of them plus a uniform sample of `sampleSize`.
 #include "arch/Architecture.h"
 #include "mapspace/MapspaceKind.h"
 #include "search/SearchDriver.h"
@@ -31,7 +30,7 @@ struct SearchRequest {
     MapspaceKind kind = MapspaceKind::Pfm;
     MapspaceConstraints constraints;
     SearchOptions options;
-    int sampleSize = 300;           // mappings sampled for the energy-vs-delay scatter (0 = none)
+    int sampleSize = 300;           // evaluated mappings kept for the energy-vs-delay scatter (0 = front only)
 };
 
 struct EvaluatedMapping {
@@ -46,7 +45,7 @@ struct SearchOutcome {
     SearchRequest request;
     SearchResult result;
     double mapspaceSize = 0;        // mappings (an upper bound when not exact)
-    std::vector<EvaluatedMapping> sample;  // valid mappings of the sample (the best is added)
+    std::vector<EvaluatedMapping> sample;  // the search's front, its scatter sample, and the best
     QString failure;                // the engine refused the inputs
 };
 
