@@ -72,7 +72,7 @@ std::string searchUsage()
            "                          EDP, energy, cycles (--out adds every best mapping)\n"
            "  --no-constraints        ignore the project's constraints section\n"
            "  --mapspace KIND         pfm | ruby | ruby-s (default) | ruby-t\n"
-           "  --algorithm NAME        exhaustive | random (default) | random-pruned | hybrid | annealing\n"
+           "  --algorithm NAME        exhaustive | random | random-pruned | hybrid | annealing (default)\n"
            "  --threads N             search threads (default 1)\n"
            "  --seed S                random seed (default 1); same seed and threads, same result\n"
            "  --metric LIST           ranking, e.g. edp (default) or delay,energy; also last-level-accesses\n"

@@ -25,7 +25,7 @@ struct SearchCliOptions {
     std::string network;             // search every layer of this network (instead of one layer)
     bool noConstraints = false;      // ignore the project's constraints
     std::vector<std::string> mapspaces{"ruby-s"};  // search: exactly one; sweep: a list
-    std::string algorithm = "random";
+    std::string algorithm = "annealing";
     int threads = 1;
     unsigned long long seed = 1;
     std::string metrics = "edp";

@@ -284,6 +284,61 @@ void Mapspace::resampleDimension(int d, std::mt19937_64& rng, MapspacePoint& p) 
     }
 }
 
+bool Mapspace::moveFactor(int d, std::mt19937_64& rng, MapspacePoint& p) const
+{
+    const int nd = w_.numDims();
+    auto at = [&](int s) -> LoopFactor& { return p.factors[static_cast<std::size_t>(s) * nd + d]; };
+    thread_local std::vector<int> sources, targets;
+    sources.clear();
+    for (int s = 0; s < numSlots(); ++s) {
+        if (at(s).residual != at(s).bound) return false;
+        if (at(s).bound > 1) sources.push_back(s);
+    }
+    if (sources.empty()) return false;
+    const int a = sources[std::uniform_int_distribution<std::size_t>(0, sources.size() - 1)(rng)];
+    // A prime factor of the source bound, drawn with multiplicity.
+    thread_local std::vector<std::int64_t> primes;
+    primes.clear();
+    for (std::int64_t n = at(a).bound, q = 2; n > 1; ++q) {
+        if (q * q > n) q = n;
+        while (n % q == 0) {
+            primes.push_back(q);
+            n /= q;
+        }
+    }
+    const std::int64_t q = primes[std::uniform_int_distribution<std::size_t>(0, primes.size() - 1)(rng)];
+    if (at(a).bound / q < lo_[a][d]) return false;
+    targets.clear();
+    for (int b = 0; b < numSlots(); ++b) {
+        if (b == a || at(b).bound * q > hi_[b][d]) continue;
+        if (slots_[b].kind != MapspaceSlot::Kind::Temporal) {
+            std::int64_t used = 1;
+            for (int o = 0; o < nd; ++o) used *= p.factors[static_cast<std::size_t>(b) * nd + o].bound;
+            if (used * q > slots_[b].fanout) continue;
+        }
+        targets.push_back(b);
+    }
+    if (targets.empty()) return false;
+    const int b = targets[std::uniform_int_distribution<std::size_t>(0, targets.size() - 1)(rng)];
+    const LoopFactor oldA = at(a), oldB = at(b);
+    at(a) = {oldA.bound / q, oldA.bound / q};
+    at(b) = {oldB.bound * q, oldB.bound * q};
+    // Per-level spatial factor constraints are products over the level's spatial slots: the
+    // dimension's new spatial tuple must be one the mapspace admits.
+    if (slots_[a].kind != MapspaceSlot::Kind::Temporal || slots_[b].kind != MapspaceSlot::Kind::Temporal) {
+        thread_local std::vector<std::int64_t> u;
+        u.clear();
+        for (int sp : spatialSlots_) u.push_back(at(sp).bound);
+        const auto& tuples = dims_[d].tuples;
+        if (std::find(tuples.begin(), tuples.end(), u) == tuples.end()) {
+            at(a) = oldA;
+            at(b) = oldB;
+            return false;
+        }
+    }
+    return true;
+}
+
 void Mapspace::slotLoops(const MapspacePoint& p, int s, std::vector<int>& free, std::vector<int>& fixed) const
 {
     const int nd = w_.numDims();

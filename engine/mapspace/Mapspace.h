@@ -82,6 +82,10 @@ public:
     // Redraws the factors of one dimension uniformly, keeping the others (spatial fanouts
     // stay within limits).
     void resampleDimension(int dim, std::mt19937_64& rng, MapspacePoint& p) const;
+    // A local move: one prime factor of a dimension goes from one loop slot to another
+    // (within the slots' bound constraints and fanouts). Only for a dimension whose factors
+    // in p are all perfect; returns false (p unchanged) when no such move exists.
+    bool moveFactor(int dim, std::mt19937_64& rng, MapspacePoint& p) const;
 
     std::uint64_t orderCount(const MapspacePoint& p, int slot) const;  // k! (saturating)
     void randomOrders(std::mt19937_64& rng, MapspacePoint& p) const;

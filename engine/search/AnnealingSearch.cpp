@@ -34,7 +34,8 @@ void AnnealingSearch::mutate(MapspacePoint& p)
         return;
     }
     const int d = movableDims_[std::uniform_int_distribution<std::size_t>(0, movableDims_.size() - 1)(rng_)];
-    s.resampleDimension(d, rng_, p);
+    // Mostly small steps (one prime factor changes slot); sometimes a jump (the dimension redrawn).
+    if (r >= 0.8 || !s.moveFactor(d, rng_, p)) s.resampleDimension(d, rng_, p);
     // orders index loops that may have appeared or vanished: keep indices within range
     for (int i = 0; i < s.numSlots(); ++i) {
         const std::uint64_t n = s.orderCount(p, i);

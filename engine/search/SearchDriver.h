@@ -26,7 +26,7 @@
 namespace nestor {
 
 struct SearchOptions {
-    std::string algorithm = "random";
+    std::string algorithm = "annealing";
     int threads = 1;
     std::uint64_t seed = 1;
     std::vector<SearchMetric> metrics{SearchMetric::Edp};

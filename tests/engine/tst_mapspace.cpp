@@ -205,6 +205,38 @@ private slots:
         QVERIFY(!checkConstraints(c, bad, w, a).empty());
     }
 
+    // Annealing's local move (one prime factor to another slot) never leaves the constrained
+    // mapspace: every point of a long chain of moves passes validation and the constraint checker.
+    void factorMovesStayInTheMapspace()
+    {
+        ConvParams cp;
+        cp.M = 16; cp.C = 12; cp.P = 14; cp.Q = 14; cp.R = 3; cp.S = 3;
+        const Workload w = makeConv2d(cp);
+        const Architecture a = threeLevels(7, 4, 128);
+        MapspaceConstraints c;
+        c.addFactors("DRAM", false, "R=1 S=1").addFactors("PE", false, "M<=4 C>=2");
+        c.addFactors("Buffer", true, "Q<=7 C=2");
+        c.addSpatialAxes("Buffer", "Q|C M");
+        for (MapspaceKind k : {MapspaceKind::Pfm, MapspaceKind::RubyS}) {
+            const Mapspace s(w, a, k, c);
+            std::mt19937_64 rng(3);
+            MapspacePoint p = s.randomPoint(rng);
+            int moved = 0;
+            for (int i = 0; i < 3000; ++i) {
+                if (!s.moveFactor(static_cast<int>(rng() % std::uint64_t(w.numDims())), rng, p)) continue;
+                ++moved;
+                for (int slot = 0; slot < s.numSlots(); ++slot)
+                    if (p.orders[std::size_t(slot)] >= s.orderCount(p, slot)) p.orders[std::size_t(slot)] = 0;
+                const Mapping m = s.toMapping(p);
+                Diagnostics d = m.validate(w, a);
+                QVERIFY2(d.empty(), d.empty() ? "" : d.front().toString().c_str());
+                d = checkConstraints(c, m, w, a);
+                QVERIFY2(d.empty(), d.empty() ? "" : d.front().toString().c_str());
+            }
+            QVERIFY(moved > 500);
+        }
+    }
+
     void impossibleConstraintsAreReported()
     {
         MapspaceConstraints c;

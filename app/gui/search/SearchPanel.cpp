@@ -143,7 +143,7 @@ SearchPanel::SearchPanel(ProjectDocument* document, QWidget* parent)
         algorithm_->addItem(QString::fromStdString(a.name));
         algorithm_->setItemData(algorithm_->count() - 1, QString::fromStdString(a.description), Qt::ToolTipRole);
     }
-    algorithm_->setCurrentText(QStringLiteral("random"));
+    algorithm_->setCurrentText(QStringLiteral("annealing"));
     metrics_->setToolTip(tr("Ordered metric list, comma separated: edp, energy, delay, last-level-accesses"));
     run_->setObjectName(QStringLiteral("runSearch"));
     cancel_->setObjectName(QStringLiteral("cancelSearch"));

@@ -44,7 +44,7 @@ class ProjectDocument;
 struct SearchSettings {
     QString layer;
     QStringList mapspaces{QStringLiteral("pfm")};
-    QString algorithm = QStringLiteral("random");
+    QString algorithm = QStringLiteral("annealing");
     int threads = 1;
     qint64 searchSize = 0;          // valid mappings (0 = off)
     qint64 evaluationBudget = 20000; // evaluated mappings (0 = off)
