@@ -70,6 +70,7 @@ int main(int argc, char** argv)
         const Mapspace space(w, eyerissLike(), k, rowStationary());
         for (int threads : {1, 2}) {
             SearchOptions o;
+            o.algorithm = "random";  // uniform sampling, as Timeloop's random search
             o.threads = threads;
             o.victoryCondition = 0;
             o.timeout = 1LL << 40;

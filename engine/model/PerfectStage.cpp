@@ -1,6 +1,7 @@
 #include "model/PerfectStage.h"
 
 #include "model/DistinctWords.h"
+#include "model/ReuseTransform.h"
 #include "model/TileGeometry.h"
 
 #include <algorithm>
@@ -9,82 +10,6 @@
 namespace nestor::model {
 namespace {
 
-constexpr int kMaxLoops = 23;
-
-// Effect of a stretch of steps on a small state machine (the reuse state, possibly joined with
-// the kind of the previous delta): next state and words moved, per starting state.
-template <int Capacity>
-struct TransformOf {
-    using Transform = TransformOf<Capacity>;
-    int n = 0;
-    std::array<std::uint16_t, Capacity> next;  // only [0, n) is meaningful
-    std::array<std::int64_t, Capacity> cost;
-
-    static Transform identity(int n)
-    {
-        Transform t;
-        t.n = n;
-        for (int s = 0; s < n; ++s) {
-            t.next[s] = static_cast<std::uint16_t>(s);
-            t.cost[s] = 0;
-        }
-        return t;
-    }
-    // this, then b
-    Transform then(const Transform& b) const
-    {
-        Transform r;
-        r.n = n;
-        for (int s = 0; s < n; ++s) {
-            r.next[s] = b.next[next[s]];
-            r.cost[s] = cost[s] + b.cost[next[s]];
-        }
-        return r;
-    }
-    // this applied e times. Each state's trajectory enters a cycle (almost always a fixed
-    // point) within n steps, so follow it and skip whole cycles.
-    Transform power(std::int64_t e) const
-    {
-        Transform r;
-        r.n = n;
-        if (e <= 0) return identity(n);
-        // Usual case: one step lands every state on a fixed point; then the rest is arithmetic.
-        bool settlesInOne = true;
-        for (int s = 0; s < n && settlesInOne; ++s) settlesInOne = next[next[s]] == next[s];
-        if (settlesInOne) {
-            for (int s = 0; s < n; ++s) {
-                r.next[s] = next[s];
-                r.cost[s] = cost[s] + (e - 1) * cost[next[s]];
-            }
-            return r;
-        }
-        std::array<std::int64_t, Capacity> seenAt;
-        std::array<std::int64_t, Capacity> costAt;
-        for (int s0 = 0; s0 < n; ++s0) {
-            for (int s = 0; s < n; ++s) seenAt[s] = -1;
-            int s = s0;
-            std::int64_t c = 0, i = 0;
-            while (i < e) {
-                if (seenAt[s] >= 0) {  // cycle: skip as many whole turns as fit
-                    const std::int64_t len = i - seenAt[s], turnCost = c - costAt[s];
-                    const std::int64_t turns = (e - i) / len;
-                    c += turns * turnCost;
-                    i += turns * len;
-                    for (int x = 0; x < n; ++x) seenAt[x] = -1;
-                    if (i >= e) break;
-                }
-                seenAt[s] = i;
-                costAt[s] = c;
-                c += cost[s];
-                s = next[s];
-                ++i;
-            }
-            r.next[s0] = static_cast<std::uint16_t>(s);
-            r.cost[s0] = c;
-        }
-        return r;
-    }
-};
 // The reuse state alone: no remembered translation, or one per distinct non-zero carry.
 using Transform = TransformOf<kMaxLoops + 1>;
 // Reuse state x kind of the previous delta (none/empty, whole tile, or partial per carry).
@@ -98,6 +23,50 @@ Vec negate(const Vec& v, int n)
     for (int i = 0; i < n; ++i) r[i] = -v[i];
     return r;
 }
+
+// The walker tells instances apart by the category of their index in each spatial loop of a
+// dimension that has residuals somewhere (below / at the last index); here they all behave
+// alike, but entries are split the same way so that both paths' results can be joined.
+using SignatureKinds = std::vector<std::pair<Signature, std::int64_t>>;
+
+void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& kinds)
+{
+    kinds.assign(1, {Signature(), 1});
+    thread_local SignatureKinds next;
+    for (int p = from; p < to; ++p) {
+        const NestLoop& l = nest.loops[p];
+        if (!l.spatial()) continue;
+        next.clear();
+        for (const auto& [sig, mult] : kinds) {
+            if (!nest.dimImperfect(l.dim)) {
+                next.push_back({sig, mult * l.bound});
+                next.back().first.push_back(0);  // any index
+                continue;
+            }
+            Signature below = sig, last = sig;
+            below.push_back(1);  // below the last index
+            last.push_back(5);   // at the last index (bound == residual)
+            next.push_back({below, mult * (l.bound - 1)});
+            next.push_back({last, mult});
+        }
+        kinds.swap(next);
+    }
+}
+
+// Instance and child kinds of a stage, in per-thread buffers.
+struct StageKinds {
+    const SignatureKinds& instances;
+    const SignatureKinds& children;
+};
+StageKinds stageKinds(const NestLayout& nest, int leafPos, int boundary)
+{
+    thread_local SignatureKinds instances, children;
+    signatureKinds(nest, 0, leafPos, instances);
+    signatureKinds(nest, leafPos, boundary, children);
+    return {instances, children};
+}
+
+} // namespace
 
 // Children of one instance whose tiles coincide share one delta; count the distinct offsets.
 // Per rank the offsets are a Minkowski sum of the spatial progressions touching it; a loop
@@ -151,50 +120,6 @@ std::int64_t distinctOffsets(const StageSpec& spec, int leafPos, int boundary, i
     }
     return distinct;
 }
-
-// The walker tells instances apart by the category of their index in each spatial loop of a
-// dimension that has residuals somewhere (below / at the last index); here they all behave
-// alike, but entries are split the same way so that both paths' results can be joined.
-using SignatureKinds = std::vector<std::pair<Signature, std::int64_t>>;
-
-void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& kinds)
-{
-    kinds.assign(1, {Signature(), 1});
-    thread_local SignatureKinds next;
-    for (int p = from; p < to; ++p) {
-        const NestLoop& l = nest.loops[p];
-        if (!l.spatial()) continue;
-        next.clear();
-        for (const auto& [sig, mult] : kinds) {
-            if (!nest.dimImperfect(l.dim)) {
-                next.push_back({sig, mult * l.bound});
-                next.back().first.push_back(0);  // any index
-                continue;
-            }
-            Signature below = sig, last = sig;
-            below.push_back(1);  // below the last index
-            last.push_back(5);   // at the last index (bound == residual)
-            next.push_back({below, mult * (l.bound - 1)});
-            next.push_back({last, mult});
-        }
-        kinds.swap(next);
-    }
-}
-
-// Instance and child kinds of a stage, in per-thread buffers.
-struct StageKinds {
-    const SignatureKinds& instances;
-    const SignatureKinds& children;
-};
-StageKinds stageKinds(const NestLayout& nest, int leafPos, int boundary)
-{
-    thread_local SignatureKinds instances, children;
-    signatureKinds(nest, 0, leafPos, instances);
-    signatureKinds(nest, leafPos, boundary, children);
-    return {instances, children};
-}
-
-} // namespace
 
 bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
 {

@@ -10,4 +10,8 @@ namespace nestor::model {
 
 bool analyzePerfectStage(const StageSpec& spec, StageResult& out);
 
+// Children of one instance whose tiles coincide share one delta: the number of distinct child
+// offsets among the spatial loops [leafPos, boundary) (all children alike).
+std::int64_t distinctOffsets(const StageSpec& spec, int leafPos, int boundary, int nRanks);
+
 } // namespace nestor::model

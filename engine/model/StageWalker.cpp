@@ -1,6 +1,6 @@
 #include "model/StageWalker.h"
 
-#include "model/DistinctWords.h"
+#include "model/ChildPartition.h"
 #include "model/WalkerAccumulator.h"
 
 #include <map>
@@ -355,59 +355,11 @@ private:
         return memo_.emplace(std::move(key), std::move(res)).first->second;
     }
 
-    // Positions of dimension d that a child ever covers: the temporal loops of d above the
-    // child run through every reachable index combination (residual rule included), the
-    // spatial loops of d are fixed at the child's (or its instance's) index.
-    std::vector<std::uint8_t> coveredPositions(int d, const std::vector<Cat>& childCats) const
-    {
-        std::vector<const NestLoop*> loops;
-        std::vector<std::int64_t> fixed;  // -1 = temporal
-        for (int p = 0; p < boundary_; ++p) {
-            const NestLoop& l = nest_.loops[p];
-            if (l.dim != d) continue;
-            loops.push_back(&l);
-            if (!l.spatial()) fixed.push_back(-1);
-            else if (p < leafPos_) fixed.push_back(representative(instCats_[p], l));
-            else fixed.push_back(representative(childCats[p - leafPos_], l));
-        }
-        std::vector<std::uint8_t> covered(static_cast<std::size_t>(w_.bounds[d]), 0);
-        const bool imp = nest_.dimImperfect(d);
-        // Depth-first over the loops of d, outermost first, carrying "all outer at last".
-        struct Frame {
-            std::size_t k;
-            std::int64_t base;
-            bool allLast;
-        };
-        std::vector<Frame> stack{{0, 0, true}};
-        while (!stack.empty()) {
-            const Frame f = stack.back();
-            stack.pop_back();
-            if (f.k == loops.size()) {
-                const std::int64_t ext = spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, imp && f.allLast);
-                for (std::int64_t x = f.base; x < f.base + ext && x < w_.bounds[d]; ++x) covered[static_cast<std::size_t>(x)] = 1;
-                continue;
-            }
-            const NestLoop& l = *loops[f.k];
-            const std::int64_t trips = (imp && f.allLast) ? l.residual : l.bound;
-            if (fixed[f.k] >= 0) {
-                if (fixed[f.k] >= trips) continue;  // this child is idle then
-                stack.push_back({f.k + 1, f.base + fixed[f.k] * l.stride, f.allLast && fixed[f.k] == trips - 1});
-            } else {
-                for (std::int64_t i = 0; i < trips; ++i)
-                    stack.push_back({f.k + 1, f.base + i * l.stride, f.allLast && i == trips - 1});
-            }
-        }
-        return covered;
-    }
-
     // Distinct words of the tensor that one child ever holds.
     std::int64_t distinctWords(const std::vector<Cat>& childCats) const
     {
-        std::vector<Intervals> positions(static_cast<std::size_t>(w_.numDims()));
-        for (int d = 0; d < w_.numDims(); ++d) positions[d] = intervalsOf(coveredPositions(d, childCats));
-        std::int64_t total = 1;
-        for (const auto& rank : w_.tensors[spec_.tensor].ranks) total *= countRankValues(rank, positions);
-        return total;
+        const ChildPlace place{leafPos_, boundary_, spec_.macStage, &instCats_, &childCats};
+        return childDistinctWords(w_, nest_, spec_.tensor, place);
     }
 
     Box tileFor(std::uint32_t flags) const
