@@ -8,10 +8,14 @@ namespace {
 using walker::Cat;
 
 // Positions of dimension d that the child ever covers.
-std::vector<std::uint8_t> coveredPositions(const Workload& w, const NestLayout& nest, int d, const ChildPlace& place)
+void coveredPositions(const Workload& w, const NestLayout& nest, int d, const ChildPlace& place,
+                      std::vector<std::uint8_t>& covered)
 {
-    std::vector<const NestLoop*> loops;
-    std::vector<std::int64_t> fixed;  // -1 = temporal
+    // Per-thread scratch: a search computes partitions for every candidate.
+    thread_local std::vector<const NestLoop*> loops;
+    thread_local std::vector<std::int64_t> fixed;  // -1 = temporal
+    loops.clear();
+    fixed.clear();
     for (int p = 0; p < place.boundary; ++p) {
         const NestLoop& l = nest.loops[p];
         if (l.dim != d) continue;
@@ -20,7 +24,7 @@ std::vector<std::uint8_t> coveredPositions(const Workload& w, const NestLayout& 
         else if (p < place.leafPos) fixed.push_back(walker::representative((*place.instanceCats)[p], l));
         else fixed.push_back(walker::representative((*place.childCats)[p - place.leafPos], l));
     }
-    std::vector<std::uint8_t> covered(static_cast<std::size_t>(w.bounds[d]), 0);
+    covered.assign(static_cast<std::size_t>(w.bounds[d]), 0);
     const bool imp = nest.dimImperfect(d);
     // Depth-first over the loops of d, outermost first, carrying "all outer at last".
     struct Frame {
@@ -28,7 +32,8 @@ std::vector<std::uint8_t> coveredPositions(const Workload& w, const NestLayout& 
         std::int64_t base;
         bool allLast;
     };
-    std::vector<Frame> stack{{0, 0, true}};
+    thread_local std::vector<Frame> stack;
+    stack.assign(1, Frame{0, 0, true});
     while (!stack.empty()) {
         const Frame f = stack.back();
         stack.pop_back();
@@ -46,15 +51,19 @@ std::vector<std::uint8_t> coveredPositions(const Workload& w, const NestLayout& 
             for (std::int64_t i = 0; i < trips; ++i) stack.push_back({f.k + 1, f.base + i * l.stride, f.allLast && i == trips - 1});
         }
     }
-    return covered;
 }
 
 } // namespace
 
 std::int64_t childDistinctWords(const Workload& w, const NestLayout& nest, int tensor, const ChildPlace& place)
 {
-    std::vector<Intervals> positions(static_cast<std::size_t>(w.numDims()));
-    for (int d = 0; d < w.numDims(); ++d) positions[d] = intervalsOf(coveredPositions(w, nest, d, place));
+    thread_local std::vector<Intervals> positions;
+    thread_local std::vector<std::uint8_t> covered;
+    positions.resize(static_cast<std::size_t>(w.numDims()));
+    for (int d = 0; d < w.numDims(); ++d) {
+        coveredPositions(w, nest, d, place, covered);
+        positions[d] = intervalsOf(covered);
+    }
     std::int64_t total = 1;
     for (const auto& rank : w.tensors[tensor].ranks) total *= countRankValues(rank, positions);
     return total;

@@ -25,6 +25,7 @@ public:
             extLast_.push_back(spec_.macStage ? 1 : nest_.innerExtent(boundary_, d, true));
         }
         buildChildren();
+        seenAt_.resize(nest_.loops.size());
         memo_ = std::unordered_map<Key, RunResult, KeyHash>(64, KeyHash{nRanks_});
     }
 
@@ -319,7 +320,10 @@ private:
         State cur = st;
         // States at the start of each iteration; reuse states settle within a few iterations,
         // so a short list searched linearly finds the cycle.
-        std::vector<std::pair<std::int64_t, std::pair<State, Acc>>> seen;
+        // One list per loop position (sized up front: a reference into it outlives deeper
+        // calls): the recursion holds at most one frame per position.
+        auto& seen = seenAt_[static_cast<std::size_t>(p)];
+        seen.clear();
         bool detect = nonLast > 2;
         std::int64_t a = 0;
         while (a < nonLast) {
@@ -412,8 +416,11 @@ private:
         RunResult res{Acc(classes_.size()), st, {}};
         if (!active) return res;
         const std::size_t nc = classes_.size();
-        std::vector<Delta> deltas(nc);
-        std::vector<std::uint8_t> busy(nc, 0);
+        // leaf() never recurses: its per-step buffers are members, kept between steps.
+        std::vector<Delta>& deltas = leafDeltas_;
+        std::vector<std::uint8_t>& busy = leafBusy_;
+        deltas.assign(nc, Delta{});
+        busy.assign(nc, 0);
         for (std::size_t c = 0; c < nc; ++c) {
             std::uint32_t f = flags;
             bool on = true;
@@ -469,8 +476,10 @@ private:
         }
 
         if (spec_.options->linkTransfers && spec_.linkStage && children_.size() > 1) {
-            std::vector<int> sender(children_.size(), -1);
-            std::vector<std::uint8_t> served(children_.size(), 0);
+            std::vector<int>& sender = linkSender_;
+            std::vector<std::uint8_t>& served = linkServed_;
+            sender.assign(children_.size(), -1);
+            served.assign(children_.size(), 0);
             std::int64_t linkWords = 0;
             bool any = false;
             for (std::size_t c = 0; c < nc; ++c) {
@@ -515,30 +524,39 @@ private:
         acc.weighted += weightedWithout;
     }
 
+    // Distinct deltas among the busy children (each shifted to its own offset): one parent
+    // access per distinct delta. Sorting by hash keeps this free of allocations.
     void groupExplicitly(const std::vector<Delta>& deltas, const std::vector<std::uint8_t>& busy,
-                         const std::vector<std::uint8_t>* served, std::int64_t& accesses, std::int64_t& weighted) const
+                         const std::vector<std::uint8_t>* served, std::int64_t& accesses, std::int64_t& weighted)
     {
-        struct DeltaHash {
-            int n;
-            std::size_t operator()(const Delta& d) const
-            {
-                std::size_t h = d.kind;
-                hashBox(h, d.outer, n);
-                if (d.kind == Delta::Difference) hashBox(h, d.hole, n);
-                return h;
-            }
-        };
-        std::unordered_map<Delta, std::int64_t, DeltaHash> groups(64, DeltaHash{nRanks_});
+        auto& entries = groupScratch_;
+        entries.clear();
         for (std::size_t c = 0; c < classes_.size(); ++c) {
             if (!busy[c] || deltas[c].size == 0) continue;
             for (int m : classes_[c].members) {
                 if (served && (*served)[m]) continue;
-                ++groups[deltas[c].shiftedBy(children_[m].offset, nRanks_)];
+                Delta d = deltas[c].shiftedBy(children_[m].offset, nRanks_);
+                std::size_t h = d.kind;
+                hashBox(h, d.outer, nRanks_);
+                if (d.kind == Delta::Difference) hashBox(h, d.hole, nRanks_);
+                entries.push_back({h, d});
             }
         }
-        for (const auto& [d, n] : groups) {
-            accesses += d.size;
-            weighted += d.size * n;
+        std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t i = 0; i < entries.size();) {
+            std::size_t j = i;
+            while (j < entries.size() && entries[j].first == entries[i].first) ++j;
+            // [i, j): same hash; count the distinct deltas among them (almost always one)
+            for (std::size_t a = i; a < j; ++a) {
+                bool seen = false;
+                for (std::size_t b = i; b < a && !seen; ++b) seen = entries[b].second == entries[a].second;
+                if (seen) continue;
+                std::int64_t n = 0;
+                for (std::size_t b = a; b < j; ++b) n += entries[b].second == entries[a].second;
+                accesses += entries[a].second.size;
+                weighted += entries[a].second.size * n;
+            }
+            i = j;
         }
     }
 
@@ -556,6 +574,12 @@ private:
     std::vector<int> grid_;
     std::vector<Cat> instCats_;
     std::unordered_map<Key, RunResult, KeyHash> memo_;
+    std::vector<std::vector<std::pair<std::int64_t, std::pair<State, Acc>>>> seenAt_;
+    std::vector<Delta> leafDeltas_;
+    std::vector<std::uint8_t> leafBusy_;
+    std::vector<int> linkSender_;
+    std::vector<std::uint8_t> linkServed_;
+    std::vector<std::pair<std::size_t, Delta>> groupScratch_;
     std::vector<std::uint64_t> suffixCode_;
 };
 
