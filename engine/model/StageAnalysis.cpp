@@ -1,6 +1,6 @@
 #include "model/StageAnalysis.h"
 
-#include "model/IdleAwareStage.h"
+#include "model/ResidualContextStage.h"
 #include "model/PerfectStage.h"
 #include "model/StageWalker.h"
 
@@ -34,7 +34,7 @@ void clearStageResult(StageResult& r)
 void analyzeStage(const StageSpec& spec, StageResult& out)
 {
     if (analyzePerfectStage(spec, out)) return;
-    if (analyzeIdleAwareStage(spec, out)) return;
+    if (analyzeResidualContextStage(spec, out)) return;
     walkStage(spec, out);
 }
 

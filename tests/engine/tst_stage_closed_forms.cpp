@@ -1,11 +1,11 @@
 // The closed-form stage analyses against the exact walker, stage by stage: on random Ruby-S
 // and PFM mappings of the Eyeriss-like example and of small 2-D arrays, wherever the perfect or
-// the idle-aware closed form accepts a stage, every figure of its result (per kind of instance
+// the residual-context closed form accepts a stage, every figure of its result (per kind of instance
 // and child) equals the walker's. The walker itself is checked against an independent brute
 // force in tst_bruteforce_agreement.
 #include "io/ProjectYaml.h"
 #include "mapspace/Mapspace.h"
-#include "model/IdleAwareStage.h"
+#include "model/ResidualContextStage.h"
 #include "model/NestLayout.h"
 #include "model/PerfectStage.h"
 #include "model/StageWalker.h"
@@ -55,7 +55,7 @@ std::string describe(const StageResult& r)
 }
 
 struct Tally {
-    int idleAware = 0;
+    int residualContext = 0;
     int perfect = 0;
     int stages = 0;
 };
@@ -84,10 +84,10 @@ void compareStages(const Workload& w, const Architecture& a, const Mapping& m, T
             walkStage(spec, walked);
             ++tally.stages;
             const std::string expected = describe(walked);
-            if (analyzeIdleAwareStage(spec, closed)) {
-                ++tally.idleAware;
+            if (analyzeResidualContextStage(spec, closed)) {
+                ++tally.residualContext;
                 const std::string got = describe(closed);
-                if (got != expected) qWarning("idle-aware, level %d tensor %d:\n%swalker:\n%s", level, t, got.c_str(), expected.c_str());
+                if (got != expected) qWarning("residual-context, level %d tensor %d:\n%swalker:\n%s", level, t, got.c_str(), expected.c_str());
                 QCOMPARE(got, expected);
             }
             clearStageResult(closed);
@@ -143,8 +143,8 @@ private slots:
             std::mt19937_64 rng(17);
             for (int i = 0; i < 40; ++i) compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally);
         }
-        qInfo("%d stages: idle-aware closed form took %d, perfect %d", tally.stages, tally.idleAware, tally.perfect);
-        QVERIFY(tally.idleAware > 150);
+        qInfo("%d stages: residual-context closed form took %d, perfect %d", tally.stages, tally.residualContext, tally.perfect);
+        QVERIFY(tally.residualContext > 150);
     }
 
     void smallGridsRubyS()
@@ -167,8 +167,8 @@ private slots:
             options.linkTransfers = round % 4 != 1;
             for (int i = 0; i < 25; ++i) compareStages(w, a, s.toMapping(s.randomPoint(rng)), tally, options);
         }
-        qInfo("%d stages: idle-aware closed form took %d, perfect %d", tally.stages, tally.idleAware, tally.perfect);
-        QVERIFY(tally.idleAware > 100);
+        qInfo("%d stages: residual-context closed form took %d, perfect %d", tally.stages, tally.residualContext, tally.perfect);
+        QVERIFY(tally.residualContext > 100);
     }
 };
 
