@@ -132,7 +132,6 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         if ((shapeDims >> nest.loops[p].dim) & 1u) return false;  // children of different shapes
     std::int64_t children = 1;
     for (int p = leafPos; p < boundary; ++p) children *= nest.loops[p].bound;
-    if (spec.options->linkTransfers && spec.linkStage && children > 1) return false;
 
     // Temporal loops above the children.
     std::array<int, kMaxLoops> temporal;
@@ -206,6 +205,38 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         }
         return ext;
     };
+    if (spec.options->linkTransfers && spec.linkStage && children > 1) {
+        // Links need two mesh neighbours whose offsets differ by the move between two
+        // consecutive busy steps (as in the perfect closed form): decline when that can happen.
+        auto isMove = [&](const Vec& d) {
+            bool zero = true;
+            for (int r = 0; r < nRanks; ++r) zero = zero && d[r] == 0;
+            if (zero) return spec.macStage && k > 0;
+            for (int j = 0; j < k; ++j) {
+                if (carry[j] == d) return true;
+                for (int i = 0; i < k; ++i) {  // an idle block's exit: a carry plus one step
+                    Vec e = carry[j];
+                    for (int r = 0; r < nRanks; ++r) e[r] += steps[temporal[i]][r];
+                    if (e == d) return true;
+                }
+            }
+            return false;
+        };
+        for (LoopKind kind : {LoopKind::SpatialX, LoopKind::SpatialY}) {
+            Vec innerSpan{};
+            for (int p = boundary - 1; p >= leafPos; --p) {
+                const NestLoop& l = nest.loops[p];
+                if (l.kind != kind) continue;
+                Vec d{}, minusD{};
+                for (int r = 0; r < nRanks; ++r) {
+                    d[r] = steps[p][r] - innerSpan[r];
+                    minusD[r] = -d[r];
+                    innerSpan[r] += (l.bound - 1) * steps[p][r];
+                }
+                if (isMove(d) || isMove(minusD)) return false;
+            }
+        }
+    }
     std::int64_t allSteps = 1;
     for (int j = 0; j < k; ++j) allSteps *= nest.loops[temporal[j]].bound;
     const std::int64_t groups = distinctOffsets(spec, leafPos, boundary, nRanks);

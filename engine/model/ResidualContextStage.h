@@ -11,7 +11,8 @@
 // every move between the two modes is a carry of one loop, plus one step of that innermost
 // loop when an idle block ends; all translations and overlaps are known in advance.
 // Declines (returns false) otherwise: temporal remainders, remainders on the stage's fanout,
-// two predicates for one kind of instance, children of different shapes, possible links.
+// two predicates for one kind of instance, children of different shapes, or mesh neighbours
+// placed so that link transfers could occur.
 #include "model/StageAnalysis.h"
 
 namespace nestor::model {
