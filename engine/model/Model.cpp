@@ -55,14 +55,16 @@ public:
         s.macStage = level == a_.numLevels() - 1;
         s.options = &o_;
         s.stepVectors = &steps_[tensor];
-        s.needDistinct = w_.tensors[tensor].readWrite;  // only read-write counts need it
+        // Only read-write counts need partitions, and a ratio-only request none at all.
+        s.needDistinct = w_.tensors[tensor].readWrite && !ratioOnly;
         s.ratioOnly = ratioOnly;
         // Links only where the children hold the tensor (or are the MACs) and something above does.
         bool keptAbove = false;
         for (int q = 0; q <= level; ++q) keptAbove = keptAbove || m_.keeps(q, tensor);
         s.linkStage = keptAbove && (s.macStage || m_.keeps(level + 1, tensor));
         model::analyzeStage(s, cache_[key]);
-        // The walker always computes everything; the closed form may have stopped at the ratio.
+        if (ratioOnly && w_.tensors[tensor].readWrite) cache_[key].complete = false;  // partitions missing
+        // A ratio-only result is marked incomplete; a later full request computes it again.
         done_[key] = cache_[key].complete ? 2 : 1;
         return cache_[key];
     }
