@@ -4,6 +4,7 @@
 #include "model/WalkerAccumulator.h"
 
 #include <map>
+#include <memory_resource>
 #include <unordered_map>
 
 namespace nestor::model {
@@ -26,7 +27,6 @@ public:
         }
         buildChildren();
         seenAt_.resize(nest_.loops.size());
-        memo_ = std::unordered_map<Key, RunResult, KeyHash>(64, KeyHash{nRanks_});
     }
 
     void run(StageResult& out)
@@ -180,10 +180,10 @@ private:
         return true;
     }
     struct KeyHash {
-        int n;
+        const int* n;  // the walker's rank count (set after construction)
         std::size_t operator()(const Key& k) const
         {
-            std::size_t h = hashState(k.state, n);
+            std::size_t h = hashState(k.state, *n);
             mix(h, static_cast<std::uint64_t>(k.p));
             mix(h, k.flags);
             mix(h, k.active ? 1 : 0);
@@ -573,7 +573,18 @@ private:
     std::int64_t gridX_ = 1, gridY_ = 1;
     std::vector<int> grid_;
     std::vector<Cat> instCats_;
-    std::unordered_map<Key, RunResult, KeyHash> memo_;
+    // The memo's nodes come from a per-thread arena and are released all at once: a search
+    // walks thousands of stages, each with hundreds of memo entries.
+    static std::pmr::monotonic_buffer_resource& arena()
+    {
+        thread_local std::vector<std::byte> buffer(std::size_t{1} << 20);
+        thread_local std::pmr::monotonic_buffer_resource resource(buffer.data(), buffer.size());
+        return resource;
+    }
+    struct ArenaRelease {
+        ~ArenaRelease() { arena().release(); }
+    } arenaRelease_;  // declared before the memo: destroyed after it
+    std::pmr::unordered_map<Key, RunResult, KeyHash> memo_{64, KeyHash{&nRanks_}, std::equal_to<Key>{}, &arena()};
     std::vector<std::vector<std::pair<std::int64_t, std::pair<State, Acc>>>> seenAt_;
     std::vector<Delta> leafDeltas_;
     std::vector<std::uint8_t> leafBusy_;
