@@ -1,8 +1,10 @@
 // Evaluations per second of one mapping on one core (target: 100,000 / s):
 //  (i)  the Timeloop reference case ispass20-tl+acc-eyeriss-int16 (read from NESTOR_REFERENCE_DIR),
 //  (ii) an Eyeriss-like VGG-16 conv3_1 layer (C=128 M=256 P=Q=56 R=S=3) on 14x12 PEs with a
-//       per-PE register file, a 128 KiB global buffer and DRAM, mapping built in code.
+//       per-PE register file, a 128 KiB global buffer and DRAM, mapping built in code;
+//  (iii) the mappings with remainders (Ruby-S style) of examples/alexnet.yaml.
 // Usage: bench_evaluate [seconds per benchmark, default 1.0]
+#include "io/ProjectYaml.h"
 #include "io/ReferenceCase.h"
 #include "model/Model.h"
 
@@ -139,6 +141,20 @@ int main(int argc, char** argv)
         }
     } catch (const std::exception& e) {
         std::printf("vgg16 conv3_1: %s\n", e.what());
+        ok = false;
+    }
+    const std::string alexnet = std::string(NESTOR_EXAMPLES_DIR) + "/alexnet.yaml";
+    try {
+        const Project p = readProject(alexnet);
+        for (const ProjectMapping& pm : p.mappings) {
+            if (pm.mapping.name.find("imperfect") == std::string::npos) continue;
+            const ProjectWorkload* layer = p.findWorkload(pm.workload);
+            if (!layer) continue;
+            ok = bench(("alexnet " + pm.mapping.name + " (remainders)").c_str(), layer->workload, p.architecture, pm.mapping,
+                       seconds / 4) && ok;
+        }
+    } catch (const std::exception& e) {
+        std::printf("alexnet: cannot read %s: %s\n", alexnet.c_str(), e.what());
         ok = false;
     }
     return ok ? 0 : 1;
