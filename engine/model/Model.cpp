@@ -47,21 +47,7 @@ public:
         const std::size_t key = static_cast<std::size_t>(level * w_.numTensors() + tensor);
         if (done_[key] == 2 || (ratioOnly && done_[key] == 1)) return cache_[key];
         if (steps_[tensor].empty()) steps_[tensor] = model::projectSteps(w_, n_, tensor);
-        model::StageSpec s;
-        s.workload = &w_;
-        s.nest = &n_;
-        s.tensor = tensor;
-        s.level = level;
-        s.macStage = level == a_.numLevels() - 1;
-        s.options = &o_;
-        s.stepVectors = &steps_[tensor];
-        // Only read-write counts need partitions, and a ratio-only request none at all.
-        s.needDistinct = w_.tensors[tensor].readWrite && !ratioOnly;
-        s.ratioOnly = ratioOnly;
-        // Links only where the children hold the tensor (or are the MACs) and something above does.
-        bool keptAbove = false;
-        for (int q = 0; q <= level; ++q) keptAbove = keptAbove || m_.keeps(q, tensor);
-        s.linkStage = keptAbove && (s.macStage || m_.keeps(level + 1, tensor));
+        const model::StageSpec s = model::stageSpecFor(w_, m_, n_, steps_[tensor], o_, level, tensor, ratioOnly);
         model::analyzeStage(s, cache_[key]);
         if (ratioOnly && w_.tensors[tensor].readWrite) cache_[key].complete = false;  // partitions missing
         // A ratio-only result is marked incomplete; a later full request computes it again.

@@ -16,14 +16,6 @@ using Transform = TransformOf<kMaxLoops + 1>;
 constexpr int kMaxJointStates = (kMaxLoops + 1) * (kMaxLoops + 2);
 using JointTransform = TransformOf<kMaxJointStates>;
 
-
-Vec negate(const Vec& v, int n)
-{
-    Vec r{};
-    for (int i = 0; i < n; ++i) r[i] = -v[i];
-    return r;
-}
-
 // The walker tells instances apart by the category of their index in each spatial loop of a
 // dimension that has residuals somewhere (below / at the last index); here they all behave
 // alike, but entries are split the same way so that both paths' results can be joined.
@@ -195,19 +187,7 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
                 if (carry[j] == d) return true;
             return false;
         };
-        // Mesh neighbours differ by a carry of the X (or Y) spatial odometer.
-        for (LoopKind kind : {LoopKind::SpatialX, LoopKind::SpatialY}) {
-            Vec innerSpan{};
-            for (int p = boundary - 1; p >= leafPos; --p) {
-                const NestLoop& l = nest.loops[p];
-                if (l.kind != kind) continue;
-                const Vec& v = (*spec.stepVectors)[p];
-                Vec d{};
-                for (int r = 0; r < nRanks; ++r) d[r] = v[r] - innerSpan[r];
-                linksPossible = linksPossible || isCarry(d) || isCarry(negate(d, nRanks));
-                for (int r = 0; r < nRanks; ++r) innerSpan[r] += (l.bound - 1) * v[r];
-            }
-        }
+        linksPossible = anyNeighbourDifference(spec, leafPos, boundary, nRanks, isCarry);
     }
 
     // Tile of one child.

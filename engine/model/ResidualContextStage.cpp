@@ -222,20 +222,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             }
             return false;
         };
-        for (LoopKind kind : {LoopKind::SpatialX, LoopKind::SpatialY}) {
-            Vec innerSpan{};
-            for (int p = boundary - 1; p >= leafPos; --p) {
-                const NestLoop& l = nest.loops[p];
-                if (l.kind != kind) continue;
-                Vec d{}, minusD{};
-                for (int r = 0; r < nRanks; ++r) {
-                    d[r] = steps[p][r] - innerSpan[r];
-                    minusD[r] = -d[r];
-                    innerSpan[r] += (l.bound - 1) * steps[p][r];
-                }
-                if (isMove(d) || isMove(minusD)) return false;
-            }
-        }
+        if (anyNeighbourDifference(spec, leafPos, boundary, nRanks, isMove)) return false;
     }
     std::int64_t allSteps = 1;
     for (int j = 0; j < k; ++j) allSteps *= nest.loops[temporal[j]].bound;

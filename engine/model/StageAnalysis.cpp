@@ -17,6 +17,25 @@ std::vector<Vec> projectSteps(const Workload& w, const NestLayout& nest, int ten
     return out;
 }
 
+StageSpec stageSpecFor(const Workload& w, const Mapping& m, const NestLayout& nest, const std::vector<Vec>& steps,
+                       const ModelOptions& options, int level, int tensor, bool ratioOnly)
+{
+    StageSpec s;
+    s.workload = &w;
+    s.nest = &nest;
+    s.tensor = tensor;
+    s.level = level;
+    s.macStage = level == nest.numLevels - 1;
+    s.options = &options;
+    s.stepVectors = &steps;
+    s.needDistinct = w.tensors[tensor].readWrite && !ratioOnly;
+    s.ratioOnly = ratioOnly;
+    bool keptAbove = false;
+    for (int q = 0; q <= level; ++q) keptAbove = keptAbove || m.keeps(q, tensor);
+    s.linkStage = keptAbove && (s.macStage || m.keeps(level + 1, tensor));
+    return s;
+}
+
 void clearStageResult(StageResult& r)
 {
     auto children = std::move(r.children);

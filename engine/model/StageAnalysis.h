@@ -92,6 +92,13 @@ struct StageSpec {
     bool linkStage = false;     // children can forward to neighbours: they keep the tensor (or are MACs)   // compute the words each child ever holds (needed for read-write tensors)
 };
 
+// The spec of stage (level, tensor) of mapping m as the model analyses it; `steps` are the
+// tensor's projected step vectors (projectSteps). Only read-write tensors need partitions, and
+// a ratio-only request none. Links only where the children hold the tensor (or are the MACs)
+// and some level above holds it.
+StageSpec stageSpecFor(const Workload& w, const Mapping& m, const NestLayout& nest, const std::vector<Vec>& steps,
+                       const ModelOptions& options, int level, int tensor, bool ratioOnly = false);
+
 // Resets every figure, keeping the vectors' storage.
 void clearStageResult(StageResult& r);
 

@@ -3,6 +3,7 @@
 // energy-vs-delay Pareto front over all of them, and a uniform sample (reservoir) for a
 // scatter plot. Points are kept as mapspace points; Mapspace::toMapping rebuilds them.
 #include "mapspace/Mapspace.h"
+#include "model/Evaluation.h"
 
 #include <cstdint>
 #include <random>
@@ -10,12 +11,18 @@
 
 namespace nestor {
 
-struct EvaluatedPoint {
-    MapspacePoint point;
+// The figures a scatter or a front needs of one evaluated mapping.
+struct EvaluatedFigures {
     double energy_pJ = 0;
     double cycles = 0;
     double edp_J_s = 0;
     double utilization = 0;
+
+    static EvaluatedFigures of(const Evaluation& e) { return {e.energy_pJ, double(e.cycles), e.edp_J_s, e.utilization}; }
+};
+
+struct EvaluatedPoint : EvaluatedFigures {
+    MapspacePoint point;
 };
 
 // Non-dominated points in (energy, cycles), both minimized. A point equal in both to one

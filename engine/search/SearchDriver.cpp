@@ -62,7 +62,7 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
         const bool onFront = out.front.wouldJoin(e.energy_pJ, cycles);
         const long slot = reservoir.slotForNext();
         if (!onFront && slot < 0) return;
-        const EvaluatedPoint ep{p, e.energy_pJ, cycles, e.edp_J_s, e.utilization};
+        const EvaluatedPoint ep{EvaluatedFigures::of(e), p};
         if (onFront) out.front.offer(ep);
         reservoir.store(slot, ep);
     };

@@ -46,6 +46,17 @@ Workload conv(std::int64_t M, std::int64_t C, std::int64_t P, std::int64_t R)
     return makeConv2d(cp);
 }
 
+// A 1-D convolution small enough to enumerate its Ruby-S mapspace on a 2 x 2 array.
+Workload tinyConv1d()
+{
+    Workload w;
+    w.dimNames = {"P", "R"};
+    w.bounds = {6, 3};
+    w.tensors = {Tensor{"Weights", false, {{{1, 1}}}}, Tensor{"Inputs", false, {{{0, 1}, {1, 1}}}},
+                 Tensor{"Outputs", true, {{{0, 1}}}}};
+    return w;
+}
+
 std::string loops(const Mapping& m)
 {
     std::string s;
@@ -160,11 +171,7 @@ private slots:
     // Exhaustive search finds the same best on 1 and 2 threads, and no random search beats it.
     void exhaustiveIsOptimal()
     {
-        Workload w;
-        w.dimNames = {"P", "R"};
-        w.bounds = {6, 3};
-        w.tensors = {Tensor{"Weights", false, {{{1, 1}}}}, Tensor{"Inputs", false, {{{0, 1}, {1, 1}}}},
-                     Tensor{"Outputs", true, {{{0, 1}}}}};
+        const Workload w = tinyConv1d();
         const Mapspace s(w, smallArray(2, 2, 8), MapspaceKind::RubyS);
         QVERIFY(s.size().exact);
         QVERIFY(s.size().total < 200000);
@@ -187,11 +194,7 @@ private slots:
     // valid mapping of the space, enumerated here point by point; the scatter is a sample of them.
     void energyDelayFrontIsExact()
     {
-        Workload w;
-        w.dimNames = {"P", "R"};
-        w.bounds = {6, 3};
-        w.tensors = {Tensor{"Weights", false, {{{1, 1}}}}, Tensor{"Inputs", false, {{{0, 1}, {1, 1}}}},
-                     Tensor{"Outputs", true, {{{0, 1}}}}};
+        const Workload w = tinyConv1d();
         const Mapspace s(w, smallArray(2, 2, 8), MapspaceKind::RubyS);
         std::set<std::pair<double, double>> all;  // (cycles, energy) of the valid mappings
         std::vector<std::vector<double>> objectives;

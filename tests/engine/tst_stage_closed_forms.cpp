@@ -68,18 +68,7 @@ void compareStages(const Workload& w, const Architecture& a, const Mapping& m, T
     for (int t = 0; t < w.numTensors(); ++t) {
         const std::vector<Vec> steps = projectSteps(w, nest, t);
         for (int level = 0; level < a.numLevels(); ++level) {
-            StageSpec spec;
-            spec.workload = &w;
-            spec.nest = &nest;
-            spec.tensor = t;
-            spec.level = level;
-            spec.macStage = level == a.numLevels() - 1;
-            spec.options = &options;
-            spec.stepVectors = &steps;
-            spec.needDistinct = w.tensors[t].readWrite;
-            bool keptAbove = false;
-            for (int q = 0; q <= level; ++q) keptAbove = keptAbove || m.keeps(q, t);
-            spec.linkStage = keptAbove && (spec.macStage || m.keeps(level + 1, t));
+            const StageSpec spec = stageSpecFor(w, m, nest, steps, options, level, t);
             StageResult walked, closed;
             walkStage(spec, walked);
             ++tally.stages;

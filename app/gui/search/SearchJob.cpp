@@ -109,12 +109,8 @@ SearchOutcome SearchJob::run(const SearchRequest& request, SearchObserver* obser
         options.scatterSize = request.sampleSize;
         o.result = runSearch(space, options, observer, cancel);
         for (const auto* points : {&o.result.energyDelayFront, &o.result.scatter})
-            for (const EvaluatedPoint& e : *points)
-                o.sample.push_back({space.toMapping(e.point), e.energy_pJ, e.cycles, e.edp_J_s, e.utilization});
-        if (o.result.found) {
-            const Evaluation& ev = o.result.bestEvaluation;
-            o.sample.push_back({o.result.best, ev.energy_pJ, double(ev.cycles), ev.edp_J_s, ev.utilization});
-        }
+            for (const EvaluatedPoint& e : *points) o.sample.push_back({e, space.toMapping(e.point)});
+        if (o.result.found) o.sample.push_back({EvaluatedFigures::of(o.result.bestEvaluation), o.result.best});
     } catch (const std::exception& e) {
         o.failure = QString::fromStdString(e.what());
     }

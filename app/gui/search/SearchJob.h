@@ -33,12 +33,8 @@ struct SearchRequest {
     int sampleSize = 300;           // evaluated mappings kept for the energy-vs-delay scatter (0 = front only)
 };
 
-struct EvaluatedMapping {
+struct EvaluatedMapping : EvaluatedFigures {
     Mapping mapping;
-    double energy_pJ = 0;
-    double cycles = 0;
-    double edp_J_s = 0;
-    double utilization = 0;
 };
 
 struct SearchOutcome {
