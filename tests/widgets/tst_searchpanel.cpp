@@ -13,6 +13,7 @@
 #include "SearchProgressChart.h"
 #include "jobs/JobsDock.h"
 #include "search/SearchPanel.h"
+#include "mapspace/MapspaceConstraints.h"
 
 #include <qcustomplot.h>
 
@@ -83,6 +84,7 @@ private slots:
     void initTestCase();
     void searchRunsInBackgroundAndIsDeterministic();
     void cancelReturnsBestSoFarWithinASecond();
+    void searchHonoursTheProjectConstraints();
     void addingTheBestMappingIsUndoable();
     void paretoChartShowsTheNonDominatedPoints();
     void energyDelayPointOpensAndPins();
@@ -154,6 +156,35 @@ void TestSearchPanel::searchRunsInBackgroundAndIsDeterministic()
     panel->clearRuns();
     QCOMPARE(curve->runCount(), 0);
     QCOMPARE(table->rowCount(), 0);
+}
+
+// As nestor-cli search: the project's constraints apply unless unchecked; the best mapping
+// then passes the independent constraint checker, and the unconstrained mapspace is larger.
+void TestSearchPanel::searchHonoursTheProjectConstraints()
+{
+    MainWindow w;
+    QVERIFY(openWithSmallLayer(w));
+    SearchPanel* panel = w.searchPanel();
+    SearchSettings s = smallSearch(3);
+    QVERIFY(s.useConstraints);  // the default
+    QVERIFY(panel->setSettings(s));
+    QVERIFY(panel->run());
+    QVERIFY(waitForRuns(panel));
+    s.useConstraints = false;
+    QVERIFY(panel->setSettings(s));
+    QCOMPARE(panel->settings().useConstraints, false);
+    QVERIFY(panel->run());
+    QVERIFY(waitForRuns(panel));
+    const auto& constrained = panel->runs().at(0).outcome;
+    const auto& free = panel->runs().at(1).outcome;
+    QVERIFY(constrained.result.found && free.result.found);
+    const nestor::Project& p = w.document()->project();
+    const nestor::Workload& layer = p.findWorkload(kSmall.toStdString())->workload;
+    const nestor::MapspaceConstraints c = p.constraintsFor(layer);
+    QVERIFY(!c.factors.empty());
+    QVERIFY(nestor::checkConstraints(c, constrained.result.best, layer, p.architecture).empty());
+    QVERIFY(!nestor::checkConstraints(c, free.result.best, layer, p.architecture).empty());
+    QVERIFY(free.mapspaceSize > constrained.mapspaceSize);
 }
 
 void TestSearchPanel::cancelReturnsBestSoFarWithinASecond()

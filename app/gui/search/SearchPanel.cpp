@@ -97,7 +97,8 @@ private:
     int done_ = 0;
 };
 
-void runSweep(QPromise<SweepItem>& promise, Workload w, Architecture base, std::vector<MapspaceKind> kinds, SearchOptions opt)
+void runSweep(QPromise<SweepItem>& promise, Workload w, Architecture base, std::vector<MapspaceKind> kinds, SearchOptions opt,
+              MapspaceConstraints constraints)
 {
     SweepOptions so;
     so.kinds = std::move(kinds);
@@ -108,6 +109,7 @@ void runSweep(QPromise<SweepItem>& promise, Workload w, Architecture base, std::
     NetworkSearchLayer layer;
     layer.name = w.name;
     layer.workload = std::move(w);
+    layer.constraints = std::move(constraints);
     try {
         runArchitectureSweep(base, {layer}, so, &observer, &cancel);
     } catch (const std::exception&) {
@@ -159,9 +161,16 @@ SearchPanel::SearchPanel(ProjectDocument* document, QWidget* parent)
     }
     kinds->addStretch(1);
 
+    constraints_ = new QCheckBox(tr("Apply the project's constraints"));
+    constraints_->setChecked(true);
+    constraints_->setToolTip(tr("The project's constraints section for the chosen layer (fixed or bounded factors, "
+                                "loop orders, spatial axes, keep/bypass, minimum utilization), as nestor-cli search "
+                                "applies it unless --no-constraints"));
+
     auto* form = new QFormLayout;
     form->addRow(tr("Layer"), layer_);
     form->addRow(tr("Mapspaces"), kinds);
+    form->addRow(tr("Constraints"), constraints_);
     form->addRow(tr("Algorithm"), algorithm_);
     form->addRow(tr("Threads"), threads_);
     form->addRow(tr("Search size"), searchSize_);
@@ -316,6 +325,7 @@ SearchSettings SearchPanel::settings() const
     s.metrics = metrics_->text();
     s.seed = seed_->value();
     s.sweepBudget = sweepBudget_->value();
+    s.useConstraints = constraints_->isChecked();
     return s;
 }
 
@@ -337,6 +347,7 @@ bool SearchPanel::setSettings(const SearchSettings& s)
     metrics_->setText(s.metrics);
     seed_->setValue(int(std::min<qint64>(s.seed, std::numeric_limits<int>::max())));
     sweepBudget_->setValue(s.sweepBudget);
+    constraints_->setChecked(s.useConstraints);
     return ok;
 }
 
@@ -388,6 +399,7 @@ bool SearchPanel::run()
         r.label = QStringLiteral("#%1 %2 %3").arg(++runCounter_).arg(m, s.algorithm);
         r.workload = pw->workload;
         r.architecture = p.architecture;
+        if (s.useConstraints) r.constraints = p.constraintsFor(pw->workload);
         r.options = o;
         queue_.push_back(std::move(r));
     }
@@ -672,7 +684,8 @@ bool SearchPanel::startSweep()
     sweepLayer_ = s.layer;
     showSweep();
     sweeping_ = true;
-    sweepWatcher_.setFuture(QtConcurrent::run(&sweepPool_, runSweep, pw->workload, p.architecture, kinds, o));
+    sweepWatcher_.setFuture(QtConcurrent::run(&sweepPool_, runSweep, pw->workload, p.architecture, kinds, o,
+                                              s.useConstraints ? p.constraintsFor(pw->workload) : MapspaceConstraints{}));
     if (jobs_) sweepJob_ = jobs_->trackFuture(tr("PE-array sweep (%1, %2)").arg(s.layer, s.mapspaces.join(QStringLiteral(", "))),
                                               &sweepWatcher_);
     chartTabs_->setCurrentWidget(areaEdp_);

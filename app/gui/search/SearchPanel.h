@@ -53,6 +53,7 @@ struct SearchSettings {
     QString metrics = QStringLiteral("edp");
     qint64 seed = 1;
     int sweepBudget = 3000;         // evaluations per PE-array configuration
+    bool useConstraints = true;     // the project's constraints for the layer (as nestor-cli search)
 };
 
 // One point of the PE-array sweep (engine/search/ArchitectureSweep) and the resized
@@ -153,6 +154,7 @@ private:
     QLineEdit* metrics_;
     QSpinBox* seed_;
     QSpinBox* sweepBudget_;
+    QCheckBox* constraints_ = nullptr;
     QPushButton* run_;
     QPushButton* cancel_;
     QPushButton* clear_;
