@@ -32,6 +32,7 @@ struct InstanceKind {
     bool neverBusy = false;           // idle in every step
     std::uint32_t alwaysSmall = 0;    // dimensions whose tile is the residual one in every step
     int shapeDim = -1;                // Predicate::Shape: the dimension that shrinks
+    std::uint32_t mayBeResidual = ~std::uint32_t{0};  // per dimension, below the instance's own loops
 };
 
 struct ChildKind {
@@ -121,17 +122,21 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
     const int nLoops = static_cast<int>(nest.loops.size());
     if (nest.imperfectDims == 0 || leafPos > 64 || boundary - leafPos > kMaxLoops) return false;
     std::uint32_t shapeDims = 0;  // dimensions whose remainders below make the children's tiles shrink
+    bool childRemainders = false; // remainders on the stage's own fanout: children of several kinds
     for (int p = 0; p < nLoops; ++p) {
         const NestLoop& l = nest.loops[p];
         if (l.residual == l.bound) continue;
         if (p < leafPos && !l.spatial()) return false;  // a temporal remainder above
-        if (p >= leafPos && p < boundary) return false; // children of different behaviour
+        if (p >= leafPos && p < boundary) childRemainders = true;
         if (p >= boundary && !spec.macStage && w.dependsOn(spec.tensor, l.dim)) shapeDims |= 1u << l.dim;
     }
     for (int p = leafPos; p < boundary; ++p)
         if ((shapeDims >> nest.loops[p].dim) & 1u) return false;  // children of different shapes
     std::int64_t children = 1;
     for (int p = leafPos; p < boundary; ++p) children *= nest.loops[p].bound;
+    // Children of several kinds are summed kind by kind: only when their tiles keep one shape,
+    // no links can form and no two kinds share an offset (checked below).
+    if (childRemainders && (shapeDims != 0 || (spec.options->linkTransfers && spec.linkStage && children > 1))) return false;
 
     // Temporal loops above the children.
     std::array<int, kMaxLoops> temporal;
@@ -168,6 +173,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             }
             if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
         }
+        ik.mayBeResidual = mayBeResidual;
         for (int d = 0; d < w.numDims(); ++d) {
             if (!((shapeDims >> d) & 1u) || !((mayBeResidual >> d) & 1u)) continue;
             std::vector<int> loops = temporalLoopsOf(d, leafPos);
@@ -331,6 +337,94 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         f.moved = fullWords + composeNest(ik.predicate == Predicate::None ? std::vector<int>{} : S, carryInto, n).cost[0];
         return f;
     };
+
+    if (childRemainders) {
+        // Per child: its offset and kind. Kinds must not share offsets: then no delta of one kind
+        // can equal one of another, and the parent's accesses are sums over kinds.
+        const int nChildLoops = boundary - leafPos;
+        std::vector<std::pair<Vec, int>> placed;
+        std::array<std::int64_t, kMaxLoops> idx{};
+        std::vector<Cat> cats(static_cast<std::size_t>(nChildLoops));
+        for (std::int64_t c = 0; c < children; ++c) {
+            Vec off{};
+            for (int i = 0; i < nChildLoops; ++i) {
+                const NestLoop& l = nest.loops[leafPos + i];
+                for (int r = 0; r < nRanks; ++r) off[r] += idx[i] * steps[leafPos + i][r];
+                cats[i] = nest.dimImperfect(l.dim) ? walker::categorize(idx[i], l.bound, l.residual) : Cat::Any;
+            }
+            int kind = 0;
+            while (childKinds[kind].cats != cats) ++kind;
+            placed.push_back({off, kind});
+            for (int i = nChildLoops; i-- > 0;) {
+                if (++idx[i] < nest.loops[leafPos + i].bound) break;
+                idx[i] = 0;
+            }
+        }
+        std::sort(placed.begin(), placed.end());
+        placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
+        std::vector<std::int64_t> groups(childKinds.size(), 0);  // distinct offsets per kind
+        for (std::size_t i = 0; i < placed.size(); ++i) {
+            if (i > 0 && placed[i].first == placed[i - 1].first) return false;  // two kinds share an offset
+            ++groups[static_cast<std::size_t>(placed[i].second)];
+        }
+        // Each (instance kind, child kind) pair with its one predicate.
+        std::vector<std::vector<InstanceKind>> pairs(instances.size());
+        for (std::size_t i = 0; i < instances.size(); ++i)
+            for (const ChildKind& ck : childKinds) {
+                InstanceKind kk = instances[i];
+                std::uint32_t mayBeResidual = kk.mayBeResidual;
+                for (int q = 0; q < nChildLoops; ++q) {
+                    const NestLoop& l = nest.loops[leafPos + q];
+                    const Cat cat = ck.cats[static_cast<std::size_t>(q)];
+                    const std::uint32_t bit = 1u << l.dim;
+                    if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit) && !kk.neverBusy) {
+                        if (kk.predicate != Predicate::None) return false;
+                        kk.predicate = Predicate::Idle;
+                        kk.whenLast = temporalLoopsOf(l.dim, leafPos);
+                        kk.neverBusy = kk.whenLast.empty();
+                    }
+                    if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
+                }
+                pairs[i].push_back(std::move(kk));
+            }
+        clearStageResult(out);
+        for (std::size_t i = 0; i < instances.size(); ++i) {
+            Signature isig;
+            for (int p = 0; p < leafPos; ++p)
+                if (nest.loops[p].spatial()) isig.push_back(static_cast<std::uint8_t>(instances[i].cats[p]));
+            std::int64_t accesses = 0, weighted = 0, macs = 0;
+            bool used = false;
+            for (std::size_t c = 0; c < childKinds.size(); ++c) {
+                const InstanceKind& kk = pairs[i][c];
+                if (kk.neverBusy) continue;
+                used = true;
+                const Figures f = figuresOf(kk);
+                accesses += groups[c] * f.moved;
+                weighted += childKinds[c].count * f.moved;
+                macs += childKinds[c].count * f.active;
+                StageChildResult cr;
+                cr.signature = isig;
+                for (Cat cat : childKinds[c].cats) cr.signature.push_back(static_cast<std::uint8_t>(cat));
+                cr.count = instances[i].count * childKinds[c].count;
+                cr.perParent = childKinds[c].count;
+                cr.received = f.moved;
+                cr.activeSteps = f.active;
+                cr.maxTile = f.maxTile;
+                cr.everActive = true;
+                if (spec.needDistinct) {
+                    const ChildPlace place{leafPos, boundary, spec.macStage, &instances[i].cats, &childKinds[c].cats};
+                    cr.distinctWords = childDistinctWords(w, nest, spec.tensor, place);
+                }
+                out.children.push_back(cr);
+            }
+            if (!used) continue;
+            out.instances.push_back({isig, instances[i].count, accesses, weighted});
+            out.parentAccesses += instances[i].count * accesses;
+            out.weighted += instances[i].count * weighted;
+            if (spec.macStage) out.macs += instances[i].count * macs;
+        }
+        return true;
+    }
 
     clearStageResult(out);
     for (const InstanceKind& ik : instances) {

@@ -292,10 +292,14 @@ private:
         std::uint64_t mask = 0;
         for (std::size_t c = 0; c < classes_.size(); ++c) {
             bool possible = true;
+            // An earlier child loop of the same dimension that is not at its last index clears
+            // the context for the loops inside it.
+            std::uint32_t clearedInside = 0;
             for (std::size_t k = 0; k < childLoops_.size() && possible; ++k) {
                 const Cat cat = classes_[c].cats[k];
-                if (cat == Cat::Between || cat == Cat::AtBound)
-                    possible = (canLeaveResidual >> nest_.loops[childLoops_[k]].dim) & 1u;
+                const std::uint32_t bit = 1u << nest_.loops[childLoops_[k]].dim;
+                if (cat == Cat::Between || cat == Cat::AtBound) possible = ((canLeaveResidual | clearedInside) & bit) != 0;
+                if (cat != Cat::Any && cat != Cat::AtRes && cat != Cat::AtBoth) clearedInside |= bit;
             }
             if (possible || c >= 64) mask |= c < 64 ? (std::uint64_t{1} << c) : 0;
         }

@@ -564,6 +564,28 @@ private slots:
         fullAgreement(w, a, m, bf, ev);
     }
 
+    // One dimension split over both axes of a fanout, with a remainder on the inner axis
+    // (C = 5 as Y 2 x X 3,2): a child below the last Y index is busy at every X index, the
+    // residual context is cleared by its Y loop. (The walker once kept such children out of its
+    // reuse memory: 24 instead of 8 Weights fills.)
+    void sameDimensionOnBothAxes()
+    {
+        ConvParams cp;
+        cp.M = 4; cp.C = 5; cp.P = 6; cp.Q = 2; cp.R = 2; cp.S = 1;
+        const Workload w = makeConv2d(cp);
+        const int M = w.dimIndex("M"), C = w.dimIndex("C"), P = w.dimIndex("P"), Q = w.dimIndex("Q"), R = w.dimIndex("R");
+        Architecture a = arch({storage("DRAM", 1, 1, std::nullopt), storage("Buffer", 1, 1, 1 << 14), storage("PE", 6, 3, 256)}, 6, 3);
+        Mapping m;
+        m.levels = {lvl({makeLoop(R, 2), makeLoop(M, 2), makeLoop(P, 3)}),
+                    lvl({makeLoop(Q, 2)}, {makeLoop(C, 3, 2)}, {makeLoop(C, 2)}),
+                    lvl({makeLoop(M, 2), makeLoop(P, 2)})};
+        QVERIFY(m.validate(w, a).empty());
+        const BFResult bf = bruteForceEvaluate(w, a, m);
+        const Evaluation ev = evaluate(w, a, m);
+        both(bf, ev, 2, tidx(w, "Weights"), "fills", 5 * 8);  // five busy PEs, four distinct 2-word tiles each
+        fullAgreement(w, a, m, bf, ev);
+    }
+
     // Section 9 item 4: as item 3 with a 4-instance level keeping nothing between the
     // GlobalBuffer fanout and the RegisterFiles: GlobalBuffer Inputs reads 22, Outputs updates 11.
     void section9MaskedImperfect()

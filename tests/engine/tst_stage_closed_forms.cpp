@@ -76,7 +76,14 @@ void compareStages(const Workload& w, const Architecture& a, const Mapping& m, T
             if (analyzeResidualContextStage(spec, closed)) {
                 ++tally.residualContext;
                 const std::string got = describe(closed);
-                if (got != expected) qWarning("residual-context, level %d tensor %d:\n%swalker:\n%s", level, t, got.c_str(), expected.c_str());
+                if (got != expected) {
+                    std::string loops;
+                    for (const auto& l : nest.loops)
+                        loops += w.dimNames[std::size_t(l.dim)] + std::to_string(l.bound) + "," + std::to_string(l.residual) +
+                                 (l.spatial() ? (l.kind == LoopKind::SpatialX ? "x" : "y") : "") + "@" + std::to_string(l.level) + " ";
+                    qWarning("residual-context, level %d tensor %d, nest %s:\n%swalker:\n%s", level, t, loops.c_str(), got.c_str(),
+                             expected.c_str());
+                }
                 QCOMPARE(got, expected);
             }
             clearStageResult(closed);
