@@ -1,12 +1,13 @@
 // Valid mappings evaluated per second by the search (random sampling and annealing, PFM and Ruby-S) with
 // 1 and 2 threads on AlexNet layer 2 over an Eyeriss-like 14x12 array (128 KiB GLB,
 // 12/192/16-word scratchpads, row-stationary constraints as in tests/engine/tst_ruby_paper).
-// Usage: bench_search [evaluations per run, default 20000]
+// Usage: bench_search [evaluations per run, default 20000] [algorithm] [mapspace]  (the last two filter the runs)
 #include "mapspace/Mapspace.h"
 #include "search/SearchDriver.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 using namespace nestor;
 
@@ -63,13 +64,19 @@ MapspaceConstraints rowStationary()
 int main(int argc, char** argv)
 {
     const long long budget = argc > 1 ? std::atoll(argv[1]) : 20000;
+    const char* onlyAlgorithm = argc > 2 ? argv[2] : nullptr;
+    const char* onlyMapspace = argc > 3 ? argv[3] : nullptr;
     ConvParams cp;
     cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
     const Workload w = makeConv2d(cp);
     // Timeloop's uniform random sampling (most candidates do not fit the buffers), and the
     // default annealing search (local moves from valid points: most candidates are valid).
     for (const char* algorithm : {"random", "annealing"}) {
+        if (onlyAlgorithm && std::strcmp(onlyAlgorithm, algorithm) != 0)
+            continue;
         for (MapspaceKind k : {MapspaceKind::Pfm, MapspaceKind::RubyS}) {
+            if (onlyMapspace && mapspaceKindName(k) != onlyMapspace)
+                continue;
             const Mapspace space(w, eyerissLike(), k, rowStationary());
             for (int threads : {1, 2}) {
                 SearchOptions o;

@@ -8,6 +8,18 @@ namespace nestor {
 DimensionFactorizer::DimensionFactorizer(std::int64_t size, std::vector<FactorSlotSpec> slots)
     : size_(std::max<std::int64_t>(size, 1)), slots_(std::move(slots))
 {
+    for (std::int64_t d = 1; d * d <= size_; ++d)
+        if (size_ % d == 0) {
+            divisors_.push_back(d);
+            if (d * d != size_) divisors_.push_back(size_ / d);
+        }
+    std::sort(divisors_.begin(), divisors_.end());
+    multiples_.resize(divisors_.size());
+    for (std::size_t i = 0; i < divisors_.size(); ++i)
+        for (std::size_t j = i; j < divisors_.size(); ++j)
+            if (divisors_[j] % divisors_[i] == 0) multiples_[i].push_back(divisors_[j]);
+    perfectAfter_.assign(slots_.size(), 1);
+    for (int s = numSlots() - 2; s >= 0; --s) perfectAfter_[s] = perfectAfter_[s + 1] && !slots_[s + 1].imperfect;
 }
 
 void DimensionFactorizer::range(int s, const std::vector<std::int64_t>& u, std::int64_t& lo, std::int64_t& hi) const
@@ -75,7 +87,16 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
             x -= w;
             return false;
         };
-        if (N == 1) {
+        const auto divisorN = std::lower_bound(divisors_.begin(), divisors_.end(), N);
+        if (perfectAfter_[s] && (N == 1 || !slots_[s].imperfect) && divisorN != divisors_.end() && *divisorN == N) {
+            // Only tile counts dividing D complete: visit those (same order, same result).
+            for (std::int64_t d : multiples_[static_cast<std::size_t>(divisorN - divisors_.begin())]) {
+                const std::int64_t P = d / N;
+                if (P < lo) continue;
+                if (P > hi) break;
+                if (take(P, P, d, B(d))) break;
+            }
+        } else if (N == 1) {
             for (std::int64_t P = lo; P <= std::min(hi, D); ++P)
                 if (take(P, P, P, B(P))) break;
         } else if (!slots_[s].imperfect) {

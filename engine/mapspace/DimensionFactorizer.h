@@ -49,6 +49,9 @@ private:
     void range(int s, const std::vector<std::int64_t>& u, std::int64_t& lo, std::int64_t& hi) const;
     std::int64_t size_ = 1;
     std::vector<FactorSlotSpec> slots_;
+    std::vector<std::int64_t> divisors_;  // of size_, ascending
+    std::vector<std::vector<std::int64_t>> multiples_;  // [i]: the divisors that divisors_[i] divides
+    std::vector<char> perfectAfter_;      // every slot after s is perfect: tile counts divide size_
 };
 
 // Uniform index in [0, n): an integer draw when n < 2^63, a real draw otherwise.

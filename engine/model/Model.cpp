@@ -253,12 +253,16 @@ void fillCapacities(const Workload& w, const Architecture& a, const Mapping& m, 
     }
 }
 
-void checkCapacity(const Workload& w, const Architecture& a, Evaluation& ev)
+void checkCapacity(const Workload& w, const Architecture& a, bool brief, Evaluation& ev)
 {
     for (int i = 0; i < a.numLevels(); ++i) {
         const auto& ls = ev.levels[i];
         const auto eff = a.levels[i].effectiveSizeWords();
         if (!eff || ls.capacity_used_words <= *eff) continue;
+        if (brief) {
+            ev.errors.push_back({"mapping", "capacity exceeded", {}});
+            return;
+        }
         std::string parts;
         for (int t = 0; t < w.numTensors(); ++t) {
             if (!ls.tensors[t].kept) continue;
@@ -319,7 +323,7 @@ void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const 
     const model::NestLayout& nest = nestScratch;
     // Capacity first: a mapping whose tiles do not fit needs no counting (most of a search).
     fillCapacities(w, a, m, nest, ev);
-    checkCapacity(w, a, ev);
+    checkCapacity(w, a, opt.briefErrors, ev);
     if (!ev.errors.empty()) return;
     Stages stages(w, a, m, nest, opt);
     // Per-thread scratch, cleared but not freed between evaluations.

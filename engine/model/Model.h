@@ -17,6 +17,8 @@ struct ModelOptions {
     // The workload and architecture were validated already (a mapspace does so once, then
     // evaluates millions of mappings of them); only the mapping is checked.
     bool inputsValidated = false;
+    // An invalid mapping gets one short error without figures (a search only counts them).
+    bool briefErrors = false;
 };
 
 // Never throws on a bad mapping: an invalid mapping yields valid == false with errors.

@@ -23,6 +23,14 @@ using SignatureKinds = std::vector<std::pair<Signature, std::int64_t>>;
 
 void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& kinds)
 {
+    if (nest.imperfectDims == 0) {  // one kind, "any index" everywhere (most of a PFM search)
+        std::int64_t mult = 1;
+        int spatial = 0;
+        for (int p = from; p < to; ++p)
+            if (nest.loops[p].spatial()) mult *= nest.loops[p].bound, ++spatial;
+        kinds.assign(1, {Signature(static_cast<std::size_t>(spatial)), mult});
+        return;
+    }
     kinds.assign(1, {Signature(), 1});
     thread_local SignatureKinds next;
     for (int p = from; p < to; ++p) {

@@ -55,6 +55,7 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
     const Architecture& a = space.architecture();
     ModelOptions model = opt.model;
     model.inputsValidated = true;  // the mapspace validated them
+    model.briefErrors = true;
     Reservoir reservoir(static_cast<std::size_t>(share(opt.scatterSize, opt.threads, id)),
                         threadSeed(opt.seed, id + 7919));  // its own stream: the search's draws stay as they are
     auto keepFor = [&](const Evaluation& e) {
