@@ -6,6 +6,7 @@
 #include "model/SpatialCategory.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 
@@ -14,25 +15,39 @@ namespace {
 
 using walker::Cat;
 
-// Translations: per loop and (previous, next) tile shape, or carries and idle-block exits.
+// Idle predicates one kind of instance may have (their union is its idle steps).
+constexpr int kMaxIdleSets = 2;
+// Translations: per loop and (previous, next) tile shape, or per loop and set of idle
+// predicates in force before it (a carry plus the skipped steps): at most 4 per loop.
 constexpr int kMaxTranslations = 4 * kMaxLoops;
-// Reuse state x one bit (idle since the last busy step, or the last tile was the small one).
+// Reuse state x one bit (the last tile was the small one).
 using ContextTransform = TransformOf<2 * (kMaxTranslations + 1)>;
+// Contexts: per predicate, whether every loop of its set above the current one is at its last iteration.
+constexpr int kMaxContexts = 1 << kMaxIdleSets;
 
-enum class Predicate { None, Idle, Shape };
-
-// One kind of instance: its spatial categories, how many instances have them, and the one
-// residual-context predicate that matters to it (the temporal loops, as indices into the
-// stage's temporal list, that are all at their last iteration in its steps).
+// One kind of instance: its spatial categories, how many instances have them, and the
+// residual-context predicates that matter to it, each a set of temporal loops (indices into the
+// stage's temporal list) that are all at their last iteration in its steps.
 struct InstanceKind {
     std::vector<Cat> cats;  // per nest position (Any where not spatial)
     std::int64_t count = 1;
-    Predicate predicate = Predicate::None;
-    std::vector<int> whenLast;
+    // Idle in the steps where every loop of one of these sets is at its last iteration. The sets
+    // belong to different dimensions, so they are disjoint.
+    std::vector<std::vector<int>> idleWhenLast;
+    // The tile of shapeDim is the residual one in the steps where every loop of shapeWhenLast is
+    // at its last iteration (never together with idle predicates).
+    int shapeDim = -1;
+    std::vector<int> shapeWhenLast;
     bool neverBusy = false;           // idle in every step
     std::uint32_t alwaysSmall = 0;    // dimensions whose tile is the residual one in every step
-    int shapeDim = -1;                // Predicate::Shape: the dimension that shrinks
     std::uint32_t mayBeResidual = ~std::uint32_t{0};  // per dimension, below the instance's own loops
+
+    void addIdle(std::vector<int> loops)
+    {
+        neverBusy = neverBusy || loops.empty();
+        idleWhenLast.push_back(std::move(loops));
+    }
+    bool tooManyPredicates() const { return !neverBusy && static_cast<int>(idleWhenLast.size()) > kMaxIdleSets; }
 };
 
 struct ChildKind {
@@ -166,10 +181,8 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             if (!l.spatial() || cat == Cat::Any) continue;
             const std::uint32_t bit = 1u << l.dim;
             if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit)) {
-                if (ik.predicate != Predicate::None) return false;  // two predicates: the walker's job
-                ik.predicate = Predicate::Idle;
-                ik.whenLast = temporalLoopsOf(l.dim, q);
-                ik.neverBusy = ik.whenLast.empty();
+                ik.addIdle(temporalLoopsOf(l.dim, q));
+                if (ik.tooManyPredicates()) return false;  // the walker's job
             }
             if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
         }
@@ -181,10 +194,10 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                 ik.alwaysSmall |= 1u << d;
                 continue;
             }
-            if (ik.predicate != Predicate::None && !ik.neverBusy) return false;
-            ik.predicate = ik.neverBusy ? ik.predicate : Predicate::Shape;
-            ik.whenLast = ik.neverBusy ? ik.whenLast : loops;
+            if (ik.neverBusy) continue;
+            if (!ik.idleWhenLast.empty() || ik.shapeDim >= 0) return false;  // two predicates: the walker's job
             ik.shapeDim = d;
+            ik.shapeWhenLast = std::move(loops);
         }
     }
     const std::vector<ChildKind> childKinds = enumerateKinds<ChildKind>(nest, leafPos, boundary, false);
@@ -212,6 +225,9 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         return ext;
     };
     if (spec.options->linkTransfers && spec.linkStage && children > 1) {
+        // (an idle block of several predicates ends with a carry plus several steps: not checked)
+        for (const InstanceKind& ik : instances)
+            if (!ik.neverBusy && ik.idleWhenLast.size() > 1) return false;
         // Links need two mesh neighbours whose offsets differ by the move between two
         // consecutive busy steps (as in the perfect closed form): decline when that can happen.
         auto isMove = [&](const Vec& d) {
@@ -235,108 +251,153 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
     const std::int64_t groups = distinctOffsets(spec, leafPos, boundary, nRanks);
     const bool legacy = spec.options->legacyZeroTranslationRule;
 
-    // Composes the sweeps of the temporal loops, innermost first, for a predicate over the loops
-    // S; carryInto(j, special) is the transform of a carry of loop j into a step that is (or
-    // is not) in the predicate's steps. Returns the transform of the whole nest.
-    auto composeNest = [&](const std::vector<int>& S, auto&& carryInto, int n) {
-        std::array<bool, kMaxLoops> inS{};
-        for (int j : S) inS[j] = true;
-        // sweep[c]: the sub-nest from loop j inward, c = "every loop of S above j is at its last
-        // iteration" (vacuously true above S).
-        std::array<ContextTransform, 2> sweep{ContextTransform::identity(n), ContextTransform::identity(n)};
-        bool sBelow = false;
+    // Composes the sweeps of the temporal loops, innermost first, under predicates over the
+    // disjoint loop sets `sets`. A context has one bit per set: every loop of the set above the
+    // current one is at its last iteration (vacuously true above the outermost loop). A
+    // predicate holds in a step when its bit is set and no loop of its set lies further in (they
+    // all sit at index 0 in the first step of a sweep, at their last index in its last step).
+    // carryInto(j, before, after) is the transform of a carry of loop j from an iteration in
+    // context `before` into one in context `after`. Returns the transform of the whole nest.
+    auto composeNest = [&](const std::vector<std::vector<int>>& sets, auto&& carryInto, int n) {
+        const int contexts = 1 << sets.size();
+        std::array<int, kMaxLoops> setOf;
+        setOf.fill(-1);
+        for (std::size_t i = 0; i < sets.size(); ++i)
+            for (int j : sets[i]) setOf[j] = static_cast<int>(i);
+        std::array<ContextTransform, kMaxContexts> sweep, next;  // per context: the sub-nest from loop j inward
+        for (int c = 0; c < contexts; ++c) sweep[c] = ContextTransform::identity(n);
         for (int j = k - 1; j >= 0; --j) {
             const std::int64_t trips = nest.loops[temporal[j]].bound;
-            std::array<ContextTransform, 2> next;
-            for (int c = 0; c < 2; ++c) {
-                const bool specialLast = !S.empty() && c == 1 && !sBelow;  // the next step is in the predicate
-                if (!inS[j]) {
-                    next[c] = sweep[c].then(carryInto(j, specialLast).then(sweep[c]).power(trips - 1));
-                } else {
-                    const ContextTransform g = carryInto(j, false).then(sweep[0]);
-                    next[c] = sweep[0].then(g.power(trips - 2)).then(carryInto(j, specialLast).then(sweep[c]));
+            for (int c = 0; c < contexts; ++c) {
+                if (setOf[j] < 0) {
+                    next[c] = sweep[c].then(carryInto(j, c, c).then(sweep[c]).power(trips - 1));
+                } else {  // the predicate's bit holds in the last iteration of loop j only
+                    const int c0 = c & ~(1 << setOf[j]);
+                    const ContextTransform g = carryInto(j, c0, c0).then(sweep[c0]);
+                    next[c] = sweep[c0].then(g.power(trips - 2)).then(carryInto(j, c0, c).then(sweep[c]));
                 }
             }
-            sweep = next;
-            sBelow = sBelow || inS[j];
+            std::swap(sweep, next);
         }
-        return sweep[1];
+        return sweep[contexts - 1];
+    };
+    auto setsInside = [&](const std::vector<std::vector<int>>& sets) {
+        std::array<std::uint32_t, kMaxLoops> inner{};
+        for (int j = 0; j < k; ++j)
+            for (std::size_t i = 0; i < sets.size(); ++i)
+                for (int q : sets[i])
+                    if (q > j) inner[j] |= 1u << i;
+        return inner;
+    };
+    // The reuse rule on a move of translation class m delivering `words` (whole: the full tile).
+    auto reuseStep = [&](const TranslationTable& tt, int s, int m, std::int64_t words, std::int64_t whole) {
+        if (tt.zero[m] && !legacy) return std::pair<int, std::int64_t>{s, words};
+        if (s == 0 || s == tt.stateOf[m]) return std::pair<int, std::int64_t>{tt.stateOf[m], words};
+        return std::pair<int, std::int64_t>{0, whole};
     };
 
     struct Figures {
         std::int64_t moved = 0, active = 0, maxTile = 0;
     };
-    auto figuresOf = [&](const InstanceKind& ik) {
+    // Idle predicates (or none): a kind's busy steps all hold full tiles. Moving into a busy step
+    // after idle ones starts from the last busy step, where the innermost loop of each predicate
+    // in force was one short of its last index and every other loop inside at its last.
+    auto idleFigures = [&](const InstanceKind& ik) {
         Figures f;
-        const std::vector<int>& S = ik.whenLast;
-        std::int64_t predicateSteps = 0;  // steps in which every loop of S is at its last iteration
-        if (ik.predicate != Predicate::None) {
-            predicateSteps = 1;
-            for (int j = 0; j < k; ++j)
-                if (std::find(S.begin(), S.end(), j) == S.end()) predicateSteps *= nest.loops[temporal[j]].bound;
+        const auto& sets = ik.idleWhenLast;
+        const int nSets = static_cast<int>(sets.size());
+        // Busy steps by inclusion-exclusion over the predicates (their loop sets are disjoint).
+        for (int T = 0; T < (1 << nSets); ++T) {
+            std::int64_t stepsInAll = 1;
+            for (int j = 0; j < k; ++j) {
+                bool fixed = false;
+                for (int i = 0; i < nSets; ++i)
+                    fixed = fixed || (((T >> i) & 1) && std::find(sets[i].begin(), sets[i].end(), j) != sets[i].end());
+                if (!fixed) stepsInAll *= nest.loops[temporal[j]].bound;
+            }
+            f.active += (std::popcount(static_cast<unsigned>(T)) % 2 ? -1 : 1) * stepsInAll;
         }
-        f.active = ik.predicate == Predicate::Idle ? allSteps - predicateSteps : allSteps;
         const Vec full = extents(ik.alwaysSmall);
-        const Vec small = ik.predicate == Predicate::Shape ? extents(ik.alwaysSmall | (1u << ik.shapeDim)) : full;
-        const std::int64_t fullWords = boxWords(full, nRanks), smallWords = boxWords(small, nRanks);
-        f.maxTile = std::max(fullWords, ik.predicate == Predicate::Shape ? smallWords : 0);
+        const std::int64_t fullWords = boxWords(full, nRanks);
+        f.maxTile = fullWords;
         if (spec.macStage) {
             f.moved = f.active;  // every busy step reads its operand
             return f;
         }
+        const std::array<std::uint32_t, kMaxLoops> inner = setsInside(sets);
         TranslationTable tt;
-        const int innermost = S.empty() ? -1 : *std::max_element(S.begin(), S.end());
-        // Idle: carries, then the exits of an idle block (carry + one step of S's innermost loop).
-        // Shape: per loop, the move between each pair of shapes.
-        std::array<std::array<std::array<int, 2>, 2>, kMaxLoops> moveOf{};
+        std::array<std::array<int, kMaxContexts>, kMaxLoops> moveOf{};
+        std::array<std::array<std::int64_t, kMaxContexts>, kMaxLoops> diffWords{};
+        for (int j = 0; j < k; ++j)
+            for (std::uint32_t before = 0; before < (1u << nSets); ++before) {
+                if ((before & ~inner[j]) != 0) continue;  // then the next step is idle as well
+                Vec d = carry[j];
+                for (int i = 0; i < nSets; ++i)
+                    if ((before >> i) & 1u)
+                        for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[*std::max_element(sets[i].begin(), sets[i].end())]][r];
+                moveOf[j][before] = tt.add(d, nRanks, legacy);
+                diffWords[j][before] = fullWords - overlapWords(full, full, d, nRanks);
+            }
+        const int n = tt.states;
+        auto carryInto = [&](int j, int before, int after) {
+            ContextTransform t = ContextTransform::identity(n);  // into an idle step: nothing moves
+            if ((static_cast<std::uint32_t>(after) & ~inner[j]) != 0) return t;
+            const int m = moveOf[j][before];
+            for (int s = 0; s < n; ++s) {
+                const auto [to, words] = reuseStep(tt, s, m, diffWords[j][before], fullWords);
+                t.next[s] = static_cast<std::uint16_t>(to);
+                t.cost[s] = words;
+            }
+            return t;
+        };
+        // The first step is busy: every loop of every set is at index 0 then.
+        f.moved = fullWords + composeNest(sets, carryInto, n).cost[0];
+        return f;
+    };
+    // A shape predicate: the reuse state gains one bit, "the last tile was the small one".
+    auto shapeFigures = [&](const InstanceKind& ik) {
+        Figures f;
+        f.active = allSteps;
+        const Vec full = extents(ik.alwaysSmall);
+        const Vec small = extents(ik.alwaysSmall | (1u << ik.shapeDim));
+        const std::int64_t fullWords = boxWords(full, nRanks), smallWords = boxWords(small, nRanks);
+        f.maxTile = std::max(fullWords, smallWords);
+        if (spec.macStage) {
+            f.moved = f.active;
+            return f;
+        }
+        const std::vector<std::vector<int>> sets{ik.shapeWhenLast};
+        const std::array<std::uint32_t, kMaxLoops> inner = setsInside(sets);
+        TranslationTable tt;
+        std::array<std::array<std::array<int, 2>, 2>, kMaxLoops> moveOf{};  // [loop][previous small][next small]
         std::array<std::array<std::array<std::int64_t, 2>, 2>, kMaxLoops> diffWords{};
         for (int j = 0; j < k; ++j)
             for (int b = 0; b < 2; ++b)
                 for (int c = 0; c < 2; ++c) {
-                    const bool shape = ik.predicate == Predicate::Shape;
-                    if (!shape && (c == 1 || (b == 1 && j >= innermost))) continue;
-                    const Vec& prevExt = shape && b ? small : full;
-                    const Vec& curExt = shape && c ? small : full;
-                    Vec d = carry[j];
-                    if (!shape && b == 1)
-                        for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[innermost]][r];
-                    moveOf[j][b][c] = tt.add(centroidMove(prevExt, curExt, d, nRanks), nRanks, legacy);
-                    diffWords[j][b][c] = boxWords(curExt, nRanks) - overlapWords(prevExt, curExt, d, nRanks);
+                    const Vec& prevExt = b ? small : full;
+                    const Vec& curExt = c ? small : full;
+                    moveOf[j][b][c] = tt.add(centroidMove(prevExt, curExt, carry[j], nRanks), nRanks, legacy);
+                    diffWords[j][b][c] = boxWords(curExt, nRanks) - overlapWords(prevExt, curExt, carry[j], nRanks);
                 }
         const int n = 2 * tt.states;  // reuse state s and the bit b -> 2s + b
-        auto carryInto = [&](int j, bool special) {
+        auto carryInto = [&](int j, int, int after) {
+            const int c = (static_cast<std::uint32_t>(after) & ~inner[j]) != 0 ? 1 : 0;  // into a small tile
             ContextTransform t;
             t.n = n;
             for (int s = 0; s < tt.states; ++s)
                 for (int b = 0; b < 2; ++b) {
-                    const int from = 2 * s + b;
-                    if (ik.predicate == Predicate::Idle && special) {  // into an idle step: nothing moves
-                        t.next[from] = static_cast<std::uint16_t>(2 * s + 1);
-                        t.cost[from] = 0;
-                        continue;
-                    }
-                    const int c = ik.predicate == Predicate::Shape && special ? 1 : 0;
-                    if (ik.predicate != Predicate::Shape && b == 1 && j >= innermost) {
-                        t.next[from] = static_cast<std::uint16_t>(2 * s);  // unreachable: idle blocks end above
-                        t.cost[from] = 0;
-                        continue;
-                    }
                     const int m = moveOf[j][b][c];
-                    const std::int64_t whole = c ? smallWords : fullWords;
-                    int to;
-                    std::int64_t words;
-                    if (tt.zero[m] && !legacy) to = s, words = diffWords[j][b][c];
-                    else if (s == 0 || s == tt.stateOf[m]) to = tt.stateOf[m], words = diffWords[j][b][c];
-                    else to = 0, words = whole;
-                    t.next[from] = static_cast<std::uint16_t>(2 * to + c);
-                    t.cost[from] = words;
+                    const auto [to, words] = reuseStep(tt, s, m, diffWords[j][b][c], c ? smallWords : fullWords);
+                    t.next[2 * s + b] = static_cast<std::uint16_t>(2 * to + c);
+                    t.cost[2 * s + b] = words;
                 }
             return t;
         };
-        // The first step is busy and full-sized: every loop of S is at index 0 then.
-        f.moved = fullWords + composeNest(ik.predicate == Predicate::None ? std::vector<int>{} : S, carryInto, n).cost[0];
+        // The first step is full-sized: every loop of the set is at index 0 then.
+        f.moved = fullWords + composeNest(sets, carryInto, n).cost[0];
         return f;
     };
+    auto figuresOf = [&](const InstanceKind& ik) { return ik.shapeDim >= 0 ? shapeFigures(ik) : idleFigures(ik); };
 
     if (childRemainders) {
         // Per child: its offset and kind. Kinds must not share offsets: then no delta of one kind
@@ -367,7 +428,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             if (i > 0 && placed[i].first == placed[i - 1].first) return false;  // two kinds share an offset
             ++groups[static_cast<std::size_t>(placed[i].second)];
         }
-        // Each (instance kind, child kind) pair with its one predicate.
+        // Each (instance kind, child kind) pair with its predicates.
         std::vector<std::vector<InstanceKind>> pairs(instances.size());
         for (std::size_t i = 0; i < instances.size(); ++i)
             for (const ChildKind& ck : childKinds) {
@@ -378,10 +439,8 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                     const Cat cat = ck.cats[static_cast<std::size_t>(q)];
                     const std::uint32_t bit = 1u << l.dim;
                     if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit) && !kk.neverBusy) {
-                        if (kk.predicate != Predicate::None) return false;
-                        kk.predicate = Predicate::Idle;
-                        kk.whenLast = temporalLoopsOf(l.dim, leafPos);
-                        kk.neverBusy = kk.whenLast.empty();
+                        kk.addIdle(temporalLoopsOf(l.dim, leafPos));
+                        if (kk.tooManyPredicates()) return false;
                     }
                     if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
                 }
