@@ -16,10 +16,10 @@ namespace {
 using walker::Cat;
 
 // Idle predicates one kind of instance may have (their union is its idle steps).
-constexpr int kMaxIdleSets = 2;
+constexpr int kMaxIdleSets = 3;
 // Translations: per loop and (previous, next) tile shape, or per loop and set of idle
-// predicates in force before it (a carry plus the skipped steps): at most 4 per loop.
-constexpr int kMaxTranslations = 4 * kMaxLoops;
+// predicates in force before it (a carry plus the skipped steps).
+constexpr int kMaxTranslations = (1 << kMaxIdleSets) * kMaxLoops;
 // Reuse state x one bit (the last tile was the small one).
 using ContextTransform = TransformOf<2 * (kMaxTranslations + 1)>;
 // Contexts: per predicate, whether every loop of its set above the current one is at its last iteration.
