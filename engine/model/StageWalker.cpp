@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory_resource>
+#include <optional>
 #include <unordered_map>
 
 namespace nestor::model {
@@ -578,17 +579,51 @@ private:
     std::vector<int> grid_;
     std::vector<Cat> instCats_;
     // The memo's nodes come from a per-thread arena and are released all at once: a search
-    // walks thousands of stages, each with hundreds of memo entries.
-    static std::pmr::monotonic_buffer_resource& arena()
+    // walks thousands of stages, each with hundreds of memo entries. The arena's buffer grows to
+    // what the largest stage so far needed: blocks allocated and freed again for every stage
+    // would be fresh pages (page faults) each time.
+    class Arena {
+    public:
+        std::pmr::memory_resource* resource() { return &*resource_; }
+        void release()
+        {
+            resource_->release();
+            if (upstream_.allocated > 0 && buffer_.size() < kMaxBuffer) {
+                buffer_.resize(std::min(kMaxBuffer, buffer_.size() + upstream_.allocated));
+                resource_.emplace(buffer_.data(), buffer_.size(), &upstream_);
+            }
+            upstream_.allocated = 0;
+        }
+
+    private:
+        // Counts what the arena needed beyond its buffer.
+        struct CountingUpstream : std::pmr::memory_resource {
+            std::size_t allocated = 0;
+            void* do_allocate(std::size_t n, std::size_t a) override
+            {
+                allocated += n;
+                return std::pmr::new_delete_resource()->allocate(n, a);
+            }
+            void do_deallocate(void* p, std::size_t n, std::size_t a) override
+            {
+                std::pmr::new_delete_resource()->deallocate(p, n, a);
+            }
+            bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override { return this == &o; }
+        };
+        static constexpr std::size_t kMaxBuffer = std::size_t{32} << 20;  // held per thread for good
+        std::vector<std::byte> buffer_ = std::vector<std::byte>(std::size_t{1} << 20);
+        CountingUpstream upstream_;
+        std::optional<std::pmr::monotonic_buffer_resource> resource_{std::in_place, buffer_.data(), buffer_.size(), &upstream_};
+    };
+    static Arena& arena()
     {
-        thread_local std::vector<std::byte> buffer(std::size_t{1} << 20);
-        thread_local std::pmr::monotonic_buffer_resource resource(buffer.data(), buffer.size());
-        return resource;
+        thread_local Arena a;
+        return a;
     }
     struct ArenaRelease {
         ~ArenaRelease() { arena().release(); }
     } arenaRelease_;  // declared before the memo: destroyed after it
-    std::pmr::unordered_map<Key, RunResult, KeyHash> memo_{64, KeyHash{&nRanks_}, std::equal_to<Key>{}, &arena()};
+    std::pmr::unordered_map<Key, RunResult, KeyHash> memo_{64, KeyHash{&nRanks_}, std::equal_to<Key>{}, arena().resource()};
     std::vector<std::vector<std::pair<std::int64_t, std::pair<State, Acc>>>> seenAt_;
     std::vector<Delta> leafDeltas_;
     std::vector<std::uint8_t> leafBusy_;
