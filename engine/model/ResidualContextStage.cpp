@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace nestor::model {
 namespace {
@@ -18,8 +19,9 @@ using walker::Cat;
 // Idle predicates one kind of instance may have (their union is its idle steps).
 constexpr int kMaxIdleSets = 3;
 // Translations: per loop and (previous, next) tile shape, or per loop and set of idle
-// predicates in force before it (a carry plus the skipped steps).
-constexpr int kMaxTranslations = (1 << kMaxIdleSets) * kMaxLoops;
+// predicates in force before it (a carry plus the skipped steps). Sized for two predicates
+// (larger transforms slow every stage down); three decline when they need more.
+constexpr int kMaxTranslations = 4 * kMaxLoops;
 // Reuse state x one bit (the last tile was the small one).
 using ContextTransform = TransformOf<2 * (kMaxTranslations + 1)>;
 // Contexts: per predicate, whether every loop of its set above the current one is at its last iteration.
@@ -302,7 +304,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
     // Idle predicates (or none): a kind's busy steps all hold full tiles. Moving into a busy step
     // after idle ones starts from the last busy step, where the innermost loop of each predicate
     // in force was one short of its last index and every other loop inside at its last.
-    auto idleFigures = [&](const InstanceKind& ik) {
+    auto idleFigures = [&](const InstanceKind& ik) -> std::optional<Figures> {
         Figures f;
         const auto& sets = ik.idleWhenLast;
         const int nSets = static_cast<int>(sets.size());
@@ -331,6 +333,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         for (int j = 0; j < k; ++j)
             for (std::uint32_t before = 0; before < (1u << nSets); ++before) {
                 if ((before & ~inner[j]) != 0) continue;  // then the next step is idle as well
+                if (tt.count == kMaxTranslations) return std::nullopt;
                 Vec d = carry[j];
                 for (int i = 0; i < nSets; ++i)
                     if ((before >> i) & 1u)
@@ -397,7 +400,9 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         f.moved = fullWords + composeNest(sets, carryInto, n).cost[0];
         return f;
     };
-    auto figuresOf = [&](const InstanceKind& ik) { return ik.shapeDim >= 0 ? shapeFigures(ik) : idleFigures(ik); };
+    auto figuresOf = [&](const InstanceKind& ik) -> std::optional<Figures> {
+        return ik.shapeDim >= 0 ? shapeFigures(ik) : idleFigures(ik);
+    };
 
     if (childRemainders) {
         // Per child: its offset and kind. Kinds must not share offsets: then no delta of one kind
@@ -457,7 +462,12 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                 const InstanceKind& kk = pairs[i][c];
                 if (kk.neverBusy) continue;
                 used = true;
-                const Figures f = figuresOf(kk);
+                const std::optional<Figures> figures = figuresOf(kk);
+                if (!figures) {
+                    clearStageResult(out);
+                    return false;
+                }
+                const Figures& f = *figures;
                 accesses += groups[c] * f.moved;
                 weighted += childKinds[c].count * f.moved;
                 macs += childKinds[c].count * f.active;
@@ -488,7 +498,12 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
     clearStageResult(out);
     for (const InstanceKind& ik : instances) {
         if (ik.neverBusy) continue;
-        const Figures f = figuresOf(ik);
+        const std::optional<Figures> figures = figuresOf(ik);
+        if (!figures) {
+            clearStageResult(out);
+            return false;
+        }
+        const Figures& f = *figures;
         Signature isig;
         for (int p = 0; p < leafPos; ++p)
             if (nest.loops[p].spatial()) isig.push_back(static_cast<std::uint8_t>(ik.cats[p]));
