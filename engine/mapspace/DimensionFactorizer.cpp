@@ -55,6 +55,13 @@ DimensionFactorizer::Table DimensionFactorizer::table(const std::vector<std::int
                 if (N == 1) {
                     const std::int64_t top = std::min(hi, D);
                     if (lo <= top) b = nx[top] - nx[lo - 1];
+                } else if (!slots_[s].imperfect && perfectAfter_[s]) {
+                    if (const auto* counts = completingCounts(N))
+                        for (std::int64_t n : *counts) {
+                            if (n / N < lo) continue;
+                            if (n / N > hi) break;
+                            b += B(n);
+                        }
                 } else if (!slots_[s].imperfect) {
                     for (std::int64_t P = lo; P <= hi && N * P <= D; ++P) b += B(N * P);
                 } else {
@@ -87,14 +94,14 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
             x -= w;
             return false;
         };
-        const auto divisorN = std::lower_bound(divisors_.begin(), divisors_.end(), N);
-        if (perfectAfter_[s] && (N == 1 || !slots_[s].imperfect) && divisorN != divisors_.end() && *divisorN == N) {
-            // Only tile counts dividing D complete: visit those (same order, same result).
-            for (std::int64_t d : multiples_[static_cast<std::size_t>(divisorN - divisors_.begin())]) {
-                const std::int64_t P = d / N;
+        const std::vector<std::int64_t>* counts = perfectAfter_[s] && (N == 1 || !slots_[s].imperfect) ? completingCounts(N) : nullptr;
+        if (counts) {
+            // Only the candidates with a non-zero weight, in the same order: the same result.
+            for (std::int64_t n : *counts) {
+                const std::int64_t P = n / N;
                 if (P < lo) continue;
                 if (P > hi) break;
-                if (take(P, P, d, B(d))) break;
+                if (take(P, P, n, B(n))) break;
             }
         } else if (N == 1) {
             for (std::int64_t P = lo; P <= std::min(hi, D); ++P)
@@ -123,6 +130,13 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
         out[s * stride] = LoopFactor{bestP, bestR};
         N = bestN;
     }
+}
+
+const std::vector<std::int64_t>* DimensionFactorizer::completingCounts(std::int64_t N) const
+{
+    const auto it = std::lower_bound(divisors_.begin(), divisors_.end(), N);
+    if (it == divisors_.end() || *it != N) return nullptr;
+    return &multiples_[static_cast<std::size_t>(it - divisors_.begin())];
 }
 
 long double uniformIndex(std::mt19937_64& rng, long double n)

@@ -47,6 +47,9 @@ public:
 
 private:
     void range(int s, const std::vector<std::int64_t>& u, std::int64_t& lo, std::int64_t& hi) const;
+    // When every slot after the current one is perfect, only tile counts dividing the size can
+    // complete: those that are multiples of N (ascending), or null when N itself does not divide it.
+    const std::vector<std::int64_t>* completingCounts(std::int64_t N) const;
     std::int64_t size_ = 1;
     std::vector<FactorSlotSpec> slots_;
     std::vector<std::int64_t> divisors_;  // of size_, ascending

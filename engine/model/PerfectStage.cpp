@@ -23,26 +23,20 @@ using SignatureKinds = std::vector<std::pair<Signature, std::int64_t>>;
 
 void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& kinds)
 {
-    if (nest.imperfectDims == 0) {  // one kind, "any index" everywhere (most of a PFM search)
-        std::int64_t mult = 1;
-        int spatial = 0;
-        for (int p = from; p < to; ++p)
-            if (nest.loops[p].spatial()) mult *= nest.loops[p].bound, ++spatial;
-        kinds.assign(1, {Signature(static_cast<std::size_t>(spatial)), mult});
-        return;
-    }
     kinds.assign(1, {Signature(), 1});
     thread_local SignatureKinds next;
     for (int p = from; p < to; ++p) {
         const NestLoop& l = nest.loops[p];
         if (!l.spatial()) continue;
+        if (!nest.dimImperfect(l.dim)) {  // every index alike: the kinds stay, in place
+            for (auto& [sig, mult] : kinds) {
+                sig.push_back(0);  // any index
+                mult *= l.bound;
+            }
+            continue;
+        }
         next.clear();
         for (const auto& [sig, mult] : kinds) {
-            if (!nest.dimImperfect(l.dim)) {
-                next.push_back({sig, mult * l.bound});
-                next.back().first.push_back(0);  // any index
-                continue;
-            }
             Signature below = sig, last = sig;
             below.push_back(1);  // below the last index
             last.push_back(5);   // at the last index (bound == residual)

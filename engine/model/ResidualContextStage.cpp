@@ -33,13 +33,11 @@ constexpr int kMaxContexts = 1 << kMaxIdleSets;
 struct InstanceKind {
     std::vector<Cat> cats;  // per nest position (Any where not spatial)
     std::int64_t count = 1;
-    // Idle in the steps where every loop of one of these sets is at its last iteration. The sets
-    // belong to different dimensions, so they are disjoint.
-    std::vector<std::vector<int>> idleWhenLast;
-    // The tile of shapeDim is the residual one in the steps where every loop of shapeWhenLast is
-    // at its last iteration (never together with idle predicates).
+    // The predicates, each the steps where every loop of its set is at its last iteration: the
+    // kind is idle in any of them, or (shapeDim >= 0, then a single predicate) the tile of
+    // shapeDim is the residual one in it. The sets belong to different dimensions: disjoint.
+    std::vector<std::vector<int>> whenLast;
     int shapeDim = -1;
-    std::vector<int> shapeWhenLast;
     bool neverBusy = false;           // idle in every step
     std::uint32_t alwaysSmall = 0;    // dimensions whose tile is the residual one in every step
     std::uint32_t mayBeResidual = ~std::uint32_t{0};  // per dimension, below the instance's own loops
@@ -47,9 +45,27 @@ struct InstanceKind {
     void addIdle(std::vector<int> loops)
     {
         neverBusy = neverBusy || loops.empty();
-        idleWhenLast.push_back(std::move(loops));
+        whenLast.push_back(std::move(loops));
     }
-    bool tooManyPredicates() const { return !neverBusy && static_cast<int>(idleWhenLast.size()) > kMaxIdleSets; }
+    bool tooManyPredicates() const { return !neverBusy && static_cast<int>(whenLast.size()) > kMaxIdleSets; }
+};
+
+// Where the predicates' loop sets sit among the temporal loops.
+struct LoopSets {
+    int count = 0;
+    std::array<int, kMaxLoops> setOf;              // per loop: its set, or -1
+    std::array<std::uint32_t, kMaxLoops> inside{};  // per loop: the sets with a loop inside it
+    std::array<int, kMaxIdleSets> innermost{};      // per set: its innermost loop
+
+    explicit LoopSets(const std::vector<std::vector<int>>& sets) : count(static_cast<int>(sets.size()))
+    {
+        setOf.fill(-1);
+        for (int i = 0; i < count; ++i) {
+            innermost[i] = *std::max_element(sets[i].begin(), sets[i].end());
+            for (int j : sets[i]) setOf[j] = i;
+            for (int j = 0; j < innermost[i]; ++j) inside[j] |= 1u << i;
+        }
+    }
 };
 
 struct ChildKind {
@@ -197,9 +213,9 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                 continue;
             }
             if (ik.neverBusy) continue;
-            if (!ik.idleWhenLast.empty() || ik.shapeDim >= 0) return false;  // two predicates: the walker's job
+            if (!ik.whenLast.empty()) return false;  // two predicates: the walker's job
             ik.shapeDim = d;
-            ik.shapeWhenLast = std::move(loops);
+            ik.whenLast.push_back(std::move(loops));
         }
     }
     const std::vector<ChildKind> childKinds = enumerateKinds<ChildKind>(nest, leafPos, boundary, false);
@@ -229,7 +245,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
     if (spec.options->linkTransfers && spec.linkStage && children > 1) {
         // (an idle block of several predicates ends with a carry plus several steps: not checked)
         for (const InstanceKind& ik : instances)
-            if (!ik.neverBusy && ik.idleWhenLast.size() > 1) return false;
+            if (!ik.neverBusy && ik.whenLast.size() > 1) return false;
         // Links need two mesh neighbours whose offsets differ by the move between two
         // consecutive busy steps (as in the perfect closed form): decline when that can happen.
         auto isMove = [&](const Vec& d) {
@@ -260,12 +276,9 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
     // all sit at index 0 in the first step of a sweep, at their last index in its last step).
     // carryInto(j, before, after) is the transform of a carry of loop j from an iteration in
     // context `before` into one in context `after`. Returns the transform of the whole nest.
-    auto composeNest = [&](const std::vector<std::vector<int>>& sets, auto&& carryInto, int n) {
-        const int contexts = 1 << sets.size();
-        std::array<int, kMaxLoops> setOf;
-        setOf.fill(-1);
-        for (std::size_t i = 0; i < sets.size(); ++i)
-            for (int j : sets[i]) setOf[j] = static_cast<int>(i);
+    auto composeNest = [&](const LoopSets& sets, auto&& carryInto, int n) {
+        const int contexts = 1 << sets.count;
+        const auto& setOf = sets.setOf;
         std::array<ContextTransform, kMaxContexts> sweep, next;  // per context: the sub-nest from loop j inward
         for (int c = 0; c < contexts; ++c) sweep[c] = ContextTransform::identity(n);
         for (int j = k - 1; j >= 0; --j) {
@@ -283,14 +296,6 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         }
         return sweep[contexts - 1];
     };
-    auto setsInside = [&](const std::vector<std::vector<int>>& sets) {
-        std::array<std::uint32_t, kMaxLoops> inner{};
-        for (int j = 0; j < k; ++j)
-            for (std::size_t i = 0; i < sets.size(); ++i)
-                for (int q : sets[i])
-                    if (q > j) inner[j] |= 1u << i;
-        return inner;
-    };
     // The reuse rule on a move of translation class m delivering `words` (whole: the full tile).
     auto reuseStep = [&](const TranslationTable& tt, int s, int m, std::int64_t words, std::int64_t whole) {
         if (tt.zero[m] && !legacy) return std::pair<int, std::int64_t>{s, words};
@@ -306,17 +311,13 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
     // in force was one short of its last index and every other loop inside at its last.
     auto idleFigures = [&](const InstanceKind& ik) -> std::optional<Figures> {
         Figures f;
-        const auto& sets = ik.idleWhenLast;
-        const int nSets = static_cast<int>(sets.size());
+        const LoopSets sets(ik.whenLast);
+        const int nSets = sets.count;
         // Busy steps by inclusion-exclusion over the predicates (their loop sets are disjoint).
         for (int T = 0; T < (1 << nSets); ++T) {
             std::int64_t stepsInAll = 1;
-            for (int j = 0; j < k; ++j) {
-                bool fixed = false;
-                for (int i = 0; i < nSets; ++i)
-                    fixed = fixed || (((T >> i) & 1) && std::find(sets[i].begin(), sets[i].end(), j) != sets[i].end());
-                if (!fixed) stepsInAll *= nest.loops[temporal[j]].bound;
-            }
+            for (int j = 0; j < k; ++j)
+                if (sets.setOf[j] < 0 || !((T >> sets.setOf[j]) & 1)) stepsInAll *= nest.loops[temporal[j]].bound;
             f.active += (std::popcount(static_cast<unsigned>(T)) % 2 ? -1 : 1) * stepsInAll;
         }
         const Vec full = extents(ik.alwaysSmall);
@@ -326,7 +327,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             f.moved = f.active;  // every busy step reads its operand
             return f;
         }
-        const std::array<std::uint32_t, kMaxLoops> inner = setsInside(sets);
+        const auto& inner = sets.inside;
         TranslationTable tt;
         std::array<std::array<int, kMaxContexts>, kMaxLoops> moveOf{};
         std::array<std::array<std::int64_t, kMaxContexts>, kMaxLoops> diffWords{};
@@ -337,7 +338,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                 Vec d = carry[j];
                 for (int i = 0; i < nSets; ++i)
                     if ((before >> i) & 1u)
-                        for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[*std::max_element(sets[i].begin(), sets[i].end())]][r];
+                        for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[sets.innermost[i]]][r];
                 moveOf[j][before] = tt.add(d, nRanks, legacy);
                 diffWords[j][before] = fullWords - overlapWords(full, full, d, nRanks);
             }
@@ -369,8 +370,8 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             f.moved = f.active;
             return f;
         }
-        const std::vector<std::vector<int>> sets{ik.shapeWhenLast};
-        const std::array<std::uint32_t, kMaxLoops> inner = setsInside(sets);
+        const LoopSets sets(ik.whenLast);
+        const auto& inner = sets.inside;
         TranslationTable tt;
         std::array<std::array<std::array<int, 2>, 2>, kMaxLoops> moveOf{};  // [loop][previous small][next small]
         std::array<std::array<std::array<std::int64_t, 2>, 2>, kMaxLoops> diffWords{};
