@@ -66,6 +66,11 @@ int main(int argc, char** argv)
     const long long budget = argc > 1 ? std::atoll(argv[1]) : 20000;
     const char* onlyAlgorithm = argc > 2 ? argv[2] : nullptr;
     const char* onlyMapspace = argc > 3 ? argv[3] : nullptr;
+    if (budget <= 0 || (onlyAlgorithm && std::strcmp(onlyAlgorithm, "random") != 0 && std::strcmp(onlyAlgorithm, "annealing") != 0) ||
+        (onlyMapspace && std::strcmp(onlyMapspace, "pfm") != 0 && std::strcmp(onlyMapspace, "ruby-s") != 0)) {
+        std::fprintf(stderr, "usage: bench_search [evaluations per run > 0] [random|annealing] [pfm|ruby-s]\n");
+        return 2;
+    }
     ConvParams cp;
     cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
     const Workload w = makeConv2d(cp);
