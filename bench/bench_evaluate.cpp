@@ -1,5 +1,5 @@
 // Evaluations per second of one mapping on one core (target: 100,000 / s):
-//  (i)  the Timeloop reference case ispass20-tl+acc-eyeriss-int16 (read from NESTOR_REFERENCE_DIR),
+//  (i)  the Timeloop reference case ispass20-tl+acc-eyeriss-int16 (read from NESTOR_TEST_DATA_DIR),
 //  (ii) an Eyeriss-like VGG-16 conv3_1 layer (C=128 M=256 P=Q=56 R=S=3) on 14x12 PEs with a
 //       per-PE register file, a 128 KiB global buffer and DRAM, mapping built in code;
 //  (iii) the mappings with remainders (Ruby-S style) of examples/alexnet.yaml.
@@ -119,7 +119,7 @@ int main(int argc, char** argv)
     const double seconds = argc > 1 ? std::atof(argv[1]) : 1.0;
     bool ok = true;
     const std::string eyeriss =
-        std::string(NESTOR_REFERENCE_DIR) + "/timeloop/cases/ispass20-tl+acc-eyeriss-int16.yaml";
+        std::string(NESTOR_TEST_DATA_DIR) + "/timeloop/cases/ispass20-tl+acc-eyeriss-int16.yaml";
     try {
         const ReferenceCase rc = readReferenceCase(eyeriss);
         ok = bench("eyeriss-int16 (reference case)", rc.workload, rc.architecture, rc.mapping, seconds) && ok;

@@ -45,7 +45,7 @@ std::string checkReferenceUsage()
 {
     return "Usage: nestor-cli check-reference [options] FILE...\n"
            "\n"
-           "Evaluates each Timeloop reference case (see ../shared/reference/timeloop/README.md)\n"
+           "Evaluates each Timeloop reference case (the format of tests/data/timeloop/README.md)\n"
            "and prints a field-by-field comparison with the figures recorded in the file\n"
            "(exact_counts where the case has them).\n"
            "\n"

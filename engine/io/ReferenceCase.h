@@ -1,5 +1,5 @@
 #pragma once
-// A Timeloop reference case (../shared/reference/timeloop/cases/*.yaml): the workload,
+// A Timeloop reference case (tests/data/timeloop/cases/*.yaml): the workload,
 // architecture and mapping of one Timeloop run, converted to Nestor values, plus the
 // figures that run printed (`expected`) and, where present, the exact loop-nest counts
 // (`exact_counts`). Informational keys of the format are ignored.

@@ -173,19 +173,6 @@ std::vector<Mismatch> compare(const Workload& w, const Architecture& a, const BF
     return out;
 }
 
-// NESTOR_BF_IGNORE=field,field,... drops fields from the comparison (a debugging aid while
-// a known disagreement is being fixed; the default compares everything).
-std::vector<Mismatch> filtered(std::vector<Mismatch> v)
-{
-    const char* env = std::getenv("NESTOR_BF_IGNORE");
-    if (!env || !*env) return v;
-    const std::string ignore = std::string(",") + env + ",";
-    std::vector<Mismatch> out;
-    for (auto& m : v)
-        if (ignore.find("," + m.field + ",") == std::string::npos) out.push_back(std::move(m));
-    return out;
-}
-
 std::string joinMismatches(const std::vector<Mismatch>& v)
 {
     std::string s;
@@ -479,7 +466,7 @@ private:
     static void fullAgreement(const Workload& w, const Architecture& a, const Mapping& m, const BFResult& bf,
                               const Evaluation& ev)
     {
-        const auto mm = filtered(compare(w, a, bf, ev));
+        const auto mm = compare(w, a, bf, ev);
         if (!mm.empty())
             QFAIL(("model and brute force disagree on\n" + describeCase(w, a, m) + joinMismatches(mm)).c_str());
     }
@@ -749,7 +736,7 @@ private slots:
                 const BFResult bf = bruteForceEvaluate(c.w, c.a, c.m, v.b);
                 const Evaluation ev = evaluate(c.w, c.a, c.m, v.mo);
                 ++checked;
-                auto mm = filtered(compare(c.w, c.a, bf, ev));
+                auto mm = compare(c.w, c.a, bf, ev);
                 if (!mm.empty()) {
                     std::map<std::string, int> seen;
                     for (const auto& x : mm)
@@ -806,8 +793,8 @@ private slots:
     // The brute force reproduces the figures of the reference cases small enough to walk.
     void referenceCases()
     {
-        const std::filesystem::path dir = std::filesystem::path(NESTOR_REFERENCE_DIR) / "timeloop" / "cases";
-        if (!std::filesystem::exists(dir)) QSKIP("reference cases not found");
+        const std::filesystem::path dir = std::filesystem::path(NESTOR_TEST_DATA_DIR) / "timeloop" / "cases";
+        QVERIFY2(std::filesystem::exists(dir), "tests/data/timeloop/cases is missing");
         std::vector<std::filesystem::path> files;
         for (const auto& e : std::filesystem::directory_iterator(dir))
             if (e.path().extension() == ".yaml") files.push_back(e.path());

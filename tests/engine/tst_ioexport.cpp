@@ -20,8 +20,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#ifndef NESTOR_REFERENCE_DIR
-#error "NESTOR_REFERENCE_DIR must name the reference folder"
+#ifndef NESTOR_TEST_DATA_DIR
+#error "NESTOR_TEST_DATA_DIR must name tests/data"
 #endif
 
 using namespace nestor;
@@ -30,7 +30,7 @@ namespace {
 
 ReferenceCase kpCase()
 {
-    return readReferenceCase(QString::fromUtf8(NESTOR_REFERENCE_DIR).toStdString() +
+    return readReferenceCase(QString::fromUtf8(NESTOR_TEST_DATA_DIR).toStdString() +
                              "/timeloop/cases/ispass20-04-conv1d-oc-ic-spatial-kp.yaml");
 }
 

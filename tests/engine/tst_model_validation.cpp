@@ -105,7 +105,7 @@ private slots:
     // print the recorded figure of the Eyeriss case (573440), and master's 475136 without it.
     void legacyTranslationRuleReproducesRecordedEyeriss()
     {
-        const std::string path = std::string(NESTOR_REFERENCE_DIR) + "/timeloop/cases/ispass20-tl+acc-eyeriss-int16.yaml";
+        const std::string path = std::string(NESTOR_TEST_DATA_DIR) + "/timeloop/cases/ispass20-tl+acc-eyeriss-int16.yaml";
         const ReferenceCase rc = readReferenceCase(path);
         const int dram = rc.architecture.levelIndex("DRAM");
         const int inputs = rc.workload.tensorIndex("Inputs");

@@ -9,15 +9,15 @@
 
 #include <QDir>
 
-#ifndef NESTOR_REFERENCE_DIR
-#error "NESTOR_REFERENCE_DIR must name the reference folder"
+#ifndef NESTOR_TEST_DATA_DIR
+#error "NESTOR_TEST_DATA_DIR must name tests/data"
 #endif
 
 using namespace nestor;
 
 namespace {
 
-QString casesDir() { return QString::fromUtf8(NESTOR_REFERENCE_DIR) + QStringLiteral("/timeloop/cases"); }
+QString casesDir() { return QString::fromUtf8(NESTOR_TEST_DATA_DIR) + QStringLiteral("/timeloop/cases"); }
 std::string casePath(const char* name) { return (casesDir() + "/" + name + ".yaml").toStdString(); }
 
 std::string replaced(const std::string& text, const std::string& from, const std::string& to)
