@@ -1,5 +1,10 @@
 #include "CliOptions.h"
 
+#include "search/SearchDriver.h"  // kMaxSearchThreads
+
+#include <charconv>
+#include <climits>
+
 namespace nestor::cli {
 
 std::string generalUsage()
@@ -199,17 +204,23 @@ std::vector<std::string> splitList(const std::string& s)
     return out;
 }
 
-long long number(const std::string& option, const std::string& v, long long min, const std::string& usage)
+// A whole decimal integer from min to max. Anything else (sign, spaces, other characters, a
+// value beyond the range or beyond 64 bits) is a usage error naming the option: never a silent
+// truncation to a smaller type.
+long long number(const std::string& option, const std::string& v, long long min, long long max, const std::string& usage)
 {
-    std::size_t used = 0;
+    const std::string range = max == LLONG_MAX ? "an integer >= " + std::to_string(min)
+                                               : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
     long long n = 0;
-    try {
-        n = std::stoll(v, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != v.size() || v.empty() || n < min)
-        throw UsageError("option " + option + " needs an integer >= " + std::to_string(min) + " (got '" + v + "')", usage);
+    const char* end = v.data() + v.size();
+    const auto r = std::from_chars(v.data(), end, n);
+    const bool outOfRange = r.ec == std::errc::result_out_of_range;
+    if (v.empty() || r.ptr != end || (r.ec != std::errc() && !outOfRange))
+        throw UsageError("option " + option + " needs " + range + " (got '" + v + "')", usage);
+    if (outOfRange || n < min || n > max)
+        throw UsageError("option " + option + " is out of range: it needs an integer from " + std::to_string(min) +
+                             " to " + std::to_string(max) + " (got '" + v + "')",
+                         usage);
     return n;
 }
 
@@ -233,13 +244,13 @@ Command parseSearchLike(const std::vector<std::string>& args, bool sweep)
         else if (a == "--no-constraints") o.noConstraints = true;
         else if (takeValue(args, i, "", "--mapspace", v, usage)) o.mapspaces = splitList(v);
         else if (takeValue(args, i, "", "--algorithm", v, usage)) o.algorithm = v;
-        else if (takeValue(args, i, "", "--threads", v, usage)) o.threads = static_cast<int>(number(a, v, 1, usage));
-        else if (takeValue(args, i, "", "--seed", v, usage)) o.seed = static_cast<unsigned long long>(number(a, v, 0, usage));
+        else if (takeValue(args, i, "", "--threads", v, usage)) o.threads = static_cast<int>(number(a, v, 1, kMaxSearchThreads, usage));
+        else if (takeValue(args, i, "", "--seed", v, usage)) o.seed = static_cast<unsigned long long>(number(a, v, 0, LLONG_MAX, usage));
         else if (takeValue(args, i, "", "--metric", v, usage)) o.metrics = v;
-        else if (takeValue(args, i, "", "--budget", v, usage)) o.budget = number(a, v, 0, usage);
-        else if (takeValue(args, i, "", "--search-size", v, usage)) o.searchSize = number(a, v, 0, usage);
-        else if (takeValue(args, i, "", "--timeout", v, usage)) o.timeout = number(a, v, 0, usage);
-        else if (takeValue(args, i, "", "--victory", v, usage)) o.victory = number(a, v, 0, usage);
+        else if (takeValue(args, i, "", "--budget", v, usage)) o.budget = number(a, v, 0, LLONG_MAX, usage);
+        else if (takeValue(args, i, "", "--search-size", v, usage)) o.searchSize = number(a, v, 0, LLONG_MAX, usage);
+        else if (takeValue(args, i, "", "--timeout", v, usage)) o.timeout = number(a, v, 0, LLONG_MAX, usage);
+        else if (takeValue(args, i, "", "--victory", v, usage)) o.victory = number(a, v, 0, LLONG_MAX, usage);
         else if (!sweep && takeValue(args, i, "-o", "--out", v, usage)) o.out = v;
         else if (!sweep && takeValue(args, i, "", "--timeloop-out", v, usage)) o.timeloopOut = v;
         else if (takeValue(args, i, "", "--json", v, usage)) o.json = v;

@@ -126,6 +126,9 @@ bool loadSearchInput(const SearchCliOptions& opt, Project& p, Architecture& arch
 
 SearchOptions engineSearchOptions(const SearchCliOptions& opt)
 {
+    if (opt.threads < 1 || opt.threads > kMaxSearchThreads)
+        throw NestorError("--threads", std::to_string(opt.threads) + " is not a thread count from 1 to " +
+                                           std::to_string(kMaxSearchThreads));
     SearchOptions o;
     o.algorithm = opt.algorithm;
     o.threads = opt.threads;
@@ -260,7 +263,7 @@ int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const
                 j.field("edp_J_s", ev.edp_J_s).field("energy_pJ", ev.energy_pJ).field("cycles", ev.cycles)
                     .field("utilization", ev.utilization);
             }
-            j.field("evaluated", l.result.evaluated).field("valid", l.result.valid);
+            j.field("evaluated", l.result.evaluated).field("valid", l.result.valid).field("over_budget", l.result.overBudget);
             if (!mappingNames[i].empty()) j.field("mapping", mappingNames[i]);
             j.endObject();
         }
@@ -315,10 +318,16 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
         err << "nestor-cli: " << e.what() << "\n";
         return kExitUsage;
     }
+    // Ctrl-C is handled from here on: while the mapspace is built it stops construction.
+    const std::atomic<bool>* cancel = installInterruptHandler();
     std::unique_ptr<Mapspace> space;
     try {
         space = std::make_unique<Mapspace>(layer->workload, arch, *kind,
-                                           opt.noConstraints ? MapspaceConstraints{} : p.constraintsFor(layer->workload));
+                                           opt.noConstraints ? MapspaceConstraints{} : p.constraintsFor(layer->workload),
+                                           MapspaceOptions{}, cancel);
+    } catch (const MapspaceCancelled&) {
+        out << "Searched 0 mappings (interrupted while building the mapspace).\nNo valid mapping found.\n";
+        return kExitCheckFailed;
     } catch (const NestorError& e) {
         err << opt.project << ": " << e.what() << "\n";
         return kExitInput;
@@ -328,13 +337,20 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
         err << "Mapspace " << mapspaceKindName(*kind) << " of " << layer->workload.name << ": "
             << sci(static_cast<double>(z.factorizations)) << " factorizations, " << (z.exact ? "" : "at most ")
             << sci(static_cast<double>(z.total)) << " mappings\n";
-    const std::atomic<bool>* cancel = installInterruptHandler();
     ProgressLine progress(err, opt.algorithm, searchMetricName(so.metrics.front()), !opt.quiet);
-    const SearchResult r = runSearch(*space, so, &progress, cancel);
+    SearchResult r;
+    try {
+        r = runSearch(*space, so, &progress, cancel);
+    } catch (const NestorError& e) {  // a search thread failed (out of memory, ...); all threads have stopped
+        progress.finish();
+        err << "nestor-cli: the search failed: " << e.what() << "\n";
+        return kExitCheckFailed;
+    }
     progress.finish();
 
-    out << "Searched " << r.evaluated << " mappings (" << r.valid << " valid) in " << r.seconds << " s"
-        << (r.cancelled ? " (interrupted)" : "") << "; stopped by:";
+    out << "Searched " << r.evaluated << " mappings (" << r.valid << " valid";
+    if (r.overBudget > 0) out << ", " << r.overBudget << " skipped: exact evaluation over budget";
+    out << ") in " << r.seconds << " s" << (r.cancelled ? " (interrupted)" : "") << "; stopped by:";
     for (const auto& s : r.stopReasons) out << " " << s;
     out << "\n";
     if (!r.found) {
@@ -376,6 +392,7 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
             .field("seed", static_cast<std::int64_t>(opt.seed))
             .field("evaluated", r.evaluated)
             .field("valid", r.valid)
+            .field("over_budget", r.overBudget)
             .field("seconds", r.seconds)
             .field("interrupted", r.cancelled);
         j.key("curve").beginArray();

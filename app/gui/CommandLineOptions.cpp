@@ -19,6 +19,11 @@ QStringList CommandLineOptions::viewNames()
             QStringLiteral("architecture"), QStringLiteral("compare"), QStringLiteral("network"), QStringLiteral("search")};
 }
 
+QStringList CommandLineOptions::recoverActions()
+{
+    return {QStringLiteral("ask"), QStringLiteral("restore"), QStringLiteral("keep"), QStringLiteral("discard")};
+}
+
 CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -37,9 +42,14 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
                                   tr("View to show: mapping, roofline, capacity, layers, architecture, compare "
                                      "(pins the project's mappings), network (evaluates it) or search (runs a small search)."),
                                   QStringLiteral("NAME"));
+    const QCommandLineOption recover(QStringLiteral("recover"),
+                                     tr("Unsaved changes left by sessions that ended without saving: ask (default), "
+                                        "restore (each as an unsaved project), keep (offer again next time) or discard."),
+                                     QStringLiteral("ACTION"), QStringLiteral("ask"));
     parser.addOption(mapping);
     parser.addOption(screenshot);
     parser.addOption(view);
+    parser.addOption(recover);
 
     CommandLineOptions options;
     const bool parsed = parser.parse(arguments);
@@ -62,6 +72,9 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
         options.message = tr("Expected at most one project file, got %1.").arg(positional.size());
     } else if (parser.isSet(view) && !viewNames().contains(parser.value(view))) {
         options.message = tr("Unknown view \"%1\" (%2).").arg(parser.value(view), viewNames().join(QStringLiteral(", ")));
+    } else if (!recoverActions().contains(parser.value(recover))) {
+        options.message = tr("Unknown --recover action \"%1\" (%2).")
+                              .arg(parser.value(recover), recoverActions().join(QStringLiteral(", ")));
     } else if (parser.isSet(mapping) && positional.isEmpty()) {
         options.message = tr("--mapping needs a project file.");
     } else {
@@ -70,6 +83,7 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
         options.mapping = parser.value(mapping);
         options.screenshotPath = parser.value(screenshot);
         options.view = parser.value(view);
+        options.recover = parser.value(recover);
     }
     return options;
 }

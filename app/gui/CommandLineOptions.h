@@ -1,5 +1,5 @@
 #pragma once
-// nestor [PROJECT.yaml] [--mapping NAME] [--view NAME] [--screenshot OUT.png]
+// nestor [PROJECT.yaml] [--mapping NAME] [--view NAME] [--recover ACTION] [--screenshot OUT.png]
 #include <QString>
 #include <QStringList>
 
@@ -14,8 +14,10 @@ struct CommandLineOptions {
     QString mapping;         // empty = the project's default
     QString screenshotPath;  // non-empty: render after the evaluation, save, exit
     QString view;            // one of viewNames(); empty = mapping
+    QString recover = QStringLiteral("ask");  // one of recoverActions(): unsaved changes of ended sessions
 
     static QStringList viewNames();
+    static QStringList recoverActions();  // ask, restore, keep, discard
 
     // Needs no QCoreApplication, so --help and --version work without a display.
     static CommandLineOptions parse(const QStringList& arguments);

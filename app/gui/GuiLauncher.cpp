@@ -95,21 +95,37 @@ int launchGui(int& argc, char** argv)
     if (screenshot) shooter = std::make_unique<ScreenshotController>(&window, options.screenshotPath);
     window.show();
 
+    if (!startWorkbench(window, options, recoveryChooserFor(options, window)) && screenshot) {
+        QTextStream(stderr) << "nestor: " << window.lastError() << "\n";
+        return kOpenError;
+    }
+    if (shooter) shooter->start();
+    return app.exec();
+}
+
+bool startWorkbench(MainWindow& window, const CommandLineOptions& options, const RecoveryChooser& choose)
+{
+    bool opened = true;
     if (!options.projectPath.isEmpty()) {
-        bool opened = window.openProject(options.projectPath);
+        opened = window.openProject(options.projectPath);
         if (opened && !options.mapping.isEmpty())
             opened = window.selectMapping(options.mapping);
         else if (opened)
             window.selectDefaultMapping();  // a project without mappings is fine
-        if (!opened && screenshot) {
-            QTextStream(stderr) << "nestor: " << window.lastError() << "\n";
-            return kOpenError;
-        }
     }
-    showView(window, options.view);
-    if (!screenshot && options.projectPath.isEmpty()) window.offerRecovery();
-    if (shooter) shooter->start();
-    return app.exec();
+    const bool screenshot = !options.screenshotPath.isEmpty();
+    if (opened || !screenshot) showView(window, options.view);  // interactively the window reports the failure
+    // Screenshots show the files as given and leave the recovery folder alone.
+    if (!screenshot) offerRecoveries(window, choose);
+    return opened;
+}
+
+RecoveryChooser recoveryChooserFor(const CommandLineOptions& options, MainWindow& window)
+{
+    if (options.recover == QLatin1String("restore")) return fixedRecoveryChooser(RecoveryChoice::Restore);
+    if (options.recover == QLatin1String("keep")) return fixedRecoveryChooser(RecoveryChoice::Keep);
+    if (options.recover == QLatin1String("discard")) return fixedRecoveryChooser(RecoveryChoice::Discard);
+    return recoveryDialogChooser(&window);
 }
 
 } // namespace nestor::app

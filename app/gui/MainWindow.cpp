@@ -132,7 +132,10 @@ MainWindow::MainWindow(QWidget* parent)
     statusLabel_->setText(tr("Open a project (File > Open) to start."));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    if (autosave_) autosave_->flush();  // the latest edits, before the lock goes
+}
 
 void MainWindow::createMenus()
 {
@@ -156,7 +159,9 @@ void MainWindow::createMenus()
     });
 
     reloadAction_ = file->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload Project"), this,
-                                    [this] { reloadProject(); });
+                                    [this] {
+                                        if (confirmReload()) reloadProject();
+                                    });
     reloadAction_->setShortcut(QKeySequence::Refresh);
     reloadAction_->setEnabled(false);
 
@@ -324,7 +329,20 @@ bool MainWindow::maybeSave()
     const auto answer = QMessageBox::warning(this, tr("Nestor"), tr("%1 has unsaved changes.").arg(document_->displayName()),
                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save) return saveProject();
-    return answer == QMessageBox::Discard;
+    if (answer != QMessageBox::Discard) return false;
+    if (autosave_) autosave_->discard();  // thrown away on purpose: nothing to recover
+    return true;
+}
+
+bool MainWindow::confirmReload()
+{
+    if (!document_->isModified()) return true;
+    const auto answer = QMessageBox::warning(this, tr("Nestor"),
+                                             tr("Reloading discards the unsaved changes to %1.").arg(document_->displayName()),
+                                             QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Discard) return false;
+    if (autosave_) autosave_->discard();
+    return true;
 }
 
 bool MainWindow::exportResults(const QString& path)
@@ -357,41 +375,28 @@ void MainWindow::exportResultsWithDialog()
 
 void MainWindow::enableAutosave(int intervalMs)
 {
-    if (!autosave_) autosave_ = new AutosaveController(document_, intervalMs, this);
+    if (autosave_) return;
+    autosave_ = new AutosaveController(document_, intervalMs, this);
+    connect(autosave_, &AutosaveController::writeFailed, this,
+            [this](const QString& error) { logDock_->warning(tr("Autosave failed: %1").arg(error)); });
 }
 
-bool MainWindow::restoreRecovery()
+bool MainWindow::restoreRecovery(RecoveryClaim claim, Project project)
 {
-    if (!AutosaveController::recoveryExists()) return false;
-    Project p;
-    try {
-        p = readProject(AutosaveController::recoveryFilePath().toStdString());
-    } catch (const std::exception& e) {
-        reportError(tr("The recovery file cannot be read"), QString::fromStdString(e.what()));
+    if (document_->isModified()) {
+        lastError_ = tr("%1 has unsaved changes; the recovery goes to another window.").arg(document_->displayName());
         return false;
     }
-    const QString origin = AutosaveController::recoveryOriginPath();
-    p.path = origin.toStdString();
-    document_->reset(std::move(p), origin, true);
+    const QString origin = claim.info().origin;
+    project.path = origin.toStdString();
+    if (autosave_) autosave_->adopt(std::move(claim));  // else the claim unlocks here and its files stay
+    document_->reset(std::move(project), origin, true);
+    if (autosave_) autosave_->writeNow();  // the entry now names this instance
     reloadAction_->setEnabled(!origin.isEmpty());
-    logDock_->warning(tr("Restored unsaved changes of %1 from the last session.").arg(document_->displayName()));
+    logDock_->warning(tr("Restored unsaved changes to %1 from a session that ended without saving.")
+                          .arg(origin.isEmpty() ? document_->displayName() : QDir::toNativeSeparators(origin)));
     selectDefaultMapping();
     return true;
-}
-
-void MainWindow::offerRecovery()
-{
-    if (!AutosaveController::recoveryExists()) return;
-    const QString origin = AutosaveController::recoveryOriginPath();
-    const auto answer = QMessageBox::question(
-        this, tr("Restore unsaved changes?"),
-        tr("Nestor did not close normally. Restore the unsaved changes of %1?")
-            .arg(origin.isEmpty() ? tr("an untitled project") : QDir::toNativeSeparators(origin)),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-    if (answer == QMessageBox::Yes)
-        restoreRecovery();
-    else
-        AutosaveController::discardRecovery();
 }
 
 const Project* MainWindow::project() const
@@ -583,7 +588,9 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     if (persistent_) saveSettings();
-    if (autosave_) AutosaveController::discardRecovery();  // closed on purpose
+    // Unsaved changes still here (a window without the prompt, or a session ending) stay in the
+    // recovery entry, up to date, for the next start.
+    if (autosave_) autosave_->flush();
     QMainWindow::closeEvent(event);
 }
 

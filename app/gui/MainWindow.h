@@ -3,6 +3,7 @@
 // View / Help menus, the project tree and log docks, and the central tabs: the mapping
 // (loop nest, figures, roofline), layers, architecture, compare and network. Choosing a
 // mapping evaluates it in the background; every edit re-evaluates it, debounced.
+#include "RecoveryStore.h"
 #include "io/Project.h"
 
 #include <QMainWindow>
@@ -54,11 +55,14 @@ public:
     // Writes the current evaluation as CSV or JSON (by the file's suffix).
     bool exportResults(const QString& path);
 
-    // Autosave every `intervalMs` while modified; a recovery file left by a crash can be restored.
+    // Autosave every `intervalMs` while modified, to this window's own recovery entry (see
+    // AutosaveController.h); RecoveryOffer.h offers the entries of ended sessions back.
     void enableAutosave(int intervalMs = 10000);
-    bool restoreRecovery();
-    // Asks (a dialog) whether to restore a recovery file left by the last session.
-    void offerRecovery();
+    AutosaveController* autosave() const { return autosave_; }
+    // Shows a recovered project (read from `claim`) as an unsaved document with its original
+    // path; with autosave the entry becomes this window's. False (nothing changes) if this
+    // window has unsaved changes of its own.
+    bool restoreRecovery(RecoveryClaim claim, Project project);
 
     bool isEvaluating() const;
     const Project* project() const;
@@ -69,6 +73,10 @@ public:
     // Restores geometry, dock layout and splitters now, and saves them (and the recent
     // files) from then on. Without this call the window leaves QSettings alone.
     void usePersistentSettings();
+    bool hasPersistentSettings() const { return persistent_; }
+
+    // Logs the error, shows it in the status bar and a (window-modal) message box.
+    void reportError(const QString& summary, const QString& details);
 
     void showTab(Tab tab);
     QTabWidget* tabs() const { return tabs_; }
@@ -97,6 +105,7 @@ private:
     bool saveWithDialog();
     void exportResultsWithDialog();
     bool maybeSave();
+    bool confirmReload();
     void openAndShowDefault(const QString& path);
     void evaluateMapping(const QString& name);
     void onDocumentReset();
@@ -105,7 +114,6 @@ private:
     void onEvaluationFinished(const EvaluationResult& result);
     void showProperties(const QString& kind, const QString& name);
     void reportEditError(const QString& error);
-    void reportError(const QString& summary, const QString& details);
     void setBusy(bool busy, const QString& message = {});
     void saveSettings() const;
     void updateTitle();

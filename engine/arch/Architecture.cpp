@@ -1,5 +1,8 @@
 #include "arch/Architecture.h"
 
+#include "common/CheckedMath.h"
+
+#include <algorithm>
 #include <cmath>
 
 namespace nestor {
@@ -7,8 +10,10 @@ namespace nestor {
 std::optional<std::int64_t> StorageLevel::effectiveSizeWords() const
 {
     if (!size_words) return std::nullopt;
-    const double mb = multiple_buffering > 0 ? multiple_buffering : 1.0;
-    return static_cast<std::int64_t>(std::floor(static_cast<double>(*size_words) / mb));
+    if (multiple_buffering <= 1.0 || *size_words <= 0) return *size_words;  // exact: no rounding through a double
+    // long double holds every int64 exactly; the result lies in [0, size_words], so the cast cannot overflow.
+    const long double q = std::floor(static_cast<long double>(*size_words) / static_cast<long double>(multiple_buffering));
+    return std::clamp<std::int64_t>(static_cast<std::int64_t>(q), 0, *size_words);
 }
 
 int Architecture::levelIndex(const std::string& n) const
@@ -64,6 +69,10 @@ Diagnostics Architecture::validate(const std::string& prefix) const
         for (int j = 0; j < i; ++j)
             if (levels[j].name == l.name) d.push_back({f + ".name", "duplicate level name '" + l.name + "'", {}});
         if (l.size_words && *l.size_words < 0) d.push_back({f + ".size_words", "must not be negative", {}});
+        if (l.size_words && !belowCountLimit(*l.size_words))
+            d.push_back({f + ".size_words", std::to_string(*l.size_words) + " exceeds 2^62 - 1 (capacities must stay below 2^62)", {}});
+        if (!belowCountLimit(l.instances))
+            d.push_back({f + ".instances", std::to_string(l.instances) + " exceeds 2^62 - 1 (counts must stay below 2^62)", {}});
         if (l.word_bits <= 0) d.push_back({f + ".word_bits", "must be positive", {}});
         if (l.block_size <= 0) d.push_back({f + ".block_size", "must be positive", {}});
         if (l.cluster_size <= 0) d.push_back({f + ".cluster_size", "must be positive", {}});
@@ -82,11 +91,20 @@ Diagnostics Architecture::validate(const std::string& prefix) const
             else if (childX % l.meshX != 0)
                 d.push_back({f + ".mesh_x", "mesh_x of the level below (" + std::to_string(childX) +
                                                 ") must be a multiple of " + std::to_string(l.meshX), {}});
+            else if (childX > 0 && child % childX == 0 && l.instances % l.meshX == 0 &&
+                     (child / childX) % (l.instances / l.meshX) != 0)  // the Y extents must nest too
+                d.push_back({f + ".mesh_x", "mesh " + std::to_string(l.meshX) + " x " +
+                                                std::to_string(l.instances / l.meshX) + " does not fit the level below (" +
+                                                std::to_string(childX) + " x " + std::to_string(child / childX) +
+                                                "): its Y extent must be a multiple of " +
+                                                std::to_string(l.instances / l.meshX), {}});
         }
         if (i > 0 && l.instances < levels[i - 1].instances)
             d.push_back({f + ".instances", "an inner level cannot have fewer instances than the level above", {}});
     }
     meshOk(prefix + ".compute", compute.instances, compute.meshX);
+    if (!belowCountLimit(compute.instances))
+        d.push_back({prefix + ".compute.instances", std::to_string(compute.instances) + " exceeds 2^62 - 1 (counts must stay below 2^62)", {}});
     if (compute.mac_energy_pJ < 0) d.push_back({prefix + ".compute.energy_pJ", "must not be negative", {}});
     if (cycle_seconds <= 0) d.push_back({prefix + ".cycle_seconds", "must be positive", {}});
     return d;

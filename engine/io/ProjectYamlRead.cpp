@@ -2,6 +2,7 @@
 #include "io/ProjectYaml.h"
 
 #include "arch/EnergyModels.h"
+#include "arch/MeshInference.h"
 #include "io/RankText.h"
 #include "io/YamlUtil.h"
 
@@ -200,12 +201,14 @@ void ProjectReader::readWorkload(const YamlRef& n)
             typeRef.fail("unknown workload type '" + type + "' (conv, depthwise, grouped, gemm, fc, custom)");
         }
     } catch (const NestorError& e) {
-        // Errors of the layer builders carry no position: place them at the workload.
+        // Errors of the layer builders carry no position: place them at the workload, keeping
+        // the part of the field below the layer's name ("conv1.dimensions" -> "workloads[0].dimensions").
         Diagnostics d = e.diagnostics();
         for (auto& x : d)
             if (x.location.line == 0) {
                 x.location = n.location();
-                x.field = prefix;
+                const bool underName = x.field.size() > name.size() && x.field.compare(0, name.size() + 1, name + ".") == 0;
+                x.field = underName ? prefix + x.field.substr(name.size()) : prefix;
             }
         throw NestorError(std::move(d));
     }
@@ -324,9 +327,14 @@ StorageLevel ProjectReader::readLevel(const YamlRef& n, const std::string& prefi
         const YamlRef v = n.get(key);
         return v.defined() ? v.asPositiveInt() : def;
     };
-    l.word_bits = static_cast<int>(optInt("word_bits", l.word_bits));
-    l.block_size = static_cast<int>(optInt("block_size", l.block_size));
-    l.cluster_size = static_cast<int>(optInt("cluster_size", l.cluster_size));
+    auto optSmallInt = [&](const char* key, int def) {  // stored as int: no silent truncation
+        const std::int64_t v = optInt(key, def);
+        if (v > INT_MAX) n.get(key).fail(std::string(key) + " must be at most " + std::to_string(INT_MAX));
+        return static_cast<int>(v);
+    };
+    l.word_bits = optSmallInt("word_bits", l.word_bits);
+    l.block_size = optSmallInt("block_size", l.block_size);
+    l.cluster_size = optSmallInt("cluster_size", l.cluster_size);
     l.instances = optInt("instances", 1);
     givenMeshX = optInt("mesh_x", 0);
     if (givenMeshX && l.instances % givenMeshX != 0)
@@ -426,13 +434,8 @@ void ProjectReader::readArchitecture(const YamlRef& n)
         a.compute.area_um2 = carea.asDouble();
         if (a.compute.area_um2 < 0) carea.fail("area must not be negative");
     }
-    // mesh_x default: instances when the next inner level's mesh_x is a multiple of it, else 1.
-    std::int64_t innerX = a.compute.meshX;
-    for (int i = a.numLevels() - 1; i >= 0; --i) {
-        auto& l = a.levels[i];
-        l.meshX = meshX[i] ? meshX[i] : (innerX % l.instances == 0 ? l.instances : 1);
-        innerX = l.meshX;
-    }
+    // A mesh_x left out is inferred from the meshes around it (MeshInference.h).
+    inferMeshes(a, meshX, cmx.defined() ? a.compute.meshX : 0);
 }
 
 // ---------------------------------------------------------------- mappings

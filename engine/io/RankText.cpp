@@ -21,6 +21,8 @@ bool isNumber(const std::string& s, std::int64_t& v)
     return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+bool isDigits(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
+
 int findDim(const std::vector<std::string>& dims, const std::string& n)
 {
     for (std::size_t i = 0; i < dims.size(); ++i)
@@ -50,6 +52,8 @@ std::optional<RankExpression> parseRankExpression(const std::string& text, const
             const std::string a = trim(term.substr(0, star)), b = trim(term.substr(star + 1));
             if (isNumber(a, coef)) dimName = b;
             else if (isNumber(b, coef)) dimName = a;
+            else if (isDigits(a) || isDigits(b))  // digits that do not fit in 64 bits
+                return bad("coefficient in '" + term + "' exceeds 2^63 - 1");
             else return bad("term '" + term + "' must be coef*DIM");
             if (coef <= 0) return bad("coefficient in '" + term + "' must be positive");
         }

@@ -1,9 +1,14 @@
 #include "io/ReferenceCase.h"
 
+#include "arch/MeshInference.h"
+#include "common/CheckedMath.h"
 #include "io/RankText.h"
 #include "io/YamlUtil.h"
 
+#include <climits>
 #include <map>
+#include <optional>
+#include <vector>
 
 namespace nestor {
 
@@ -25,6 +30,16 @@ const RefLevelFigures* RefFigures::findLevel(const std::string& n) const
 
 namespace {
 
+// A key whose value a case must give: absent or null is an error at the map that lacks it.
+YamlRef requiredFigure(const YamlRef& parent, const std::string& key)
+{
+    const YamlRef v = parent.get(key);
+    if (v.isNull())
+        throw NestorError(yamlio::joinPath(parent.path(), key), "missing (every reference case gives it)",
+                          parent.location());
+    return v;
+}
+
 // ---------------------------------------------------------------- workload
 
 Workload readWorkload(const YamlRef& node, ReferenceCase& rc, yamlio::PathLocations& where)
@@ -42,6 +57,7 @@ Workload readWorkload(const YamlRef& node, ReferenceCase& rc, yamlio::PathLocati
         where.add(e.value);
     }
     if (w.dimNames.empty()) dims.fail("a workload needs at least one dimension");
+    where.add("workload.dimensions", dims.location());
 
     const YamlRef spaces = node.require("data_spaces");
     for (std::size_t i = 0; i < spaces.size(); ++i) {
@@ -59,13 +75,12 @@ Workload readWorkload(const YamlRef& node, ReferenceCase& rc, yamlio::PathLocati
             if (!expr) ranks[r].fail(err);
             t.ranks.push_back(*expr);
         }
-        const YamlRef size = ds.get("tensor_size");
-        rc.tensorSizes.push_back(size.isNull() ? std::nullopt : std::optional<std::int64_t>(size.asPositiveInt()));
+        // Printed by every Timeloop run and compared by the check: required, like total_macs.
+        rc.tensorSizes.push_back(requiredFigure(ds, "tensor_size").asPositiveInt());
         where.add(yamlio::indexPath("workload.tensors", i), ds.location());
         w.tensors.push_back(std::move(t));
     }
-    const YamlRef macs = node.get("total_macs");
-    if (!macs.isNull()) rc.totalMacs = macs.asPositiveInt();
+    rc.totalMacs = requiredFigure(node, "total_macs").asPositiveInt();
     where.add("workload", node.location());
     return w;
 }
@@ -101,6 +116,14 @@ double ertAction(const YamlRef& ert, const std::string& action, const std::vecto
                       ert.location());
 }
 
+// A positive integer stored as int: larger values are an error, not a truncation.
+int smallPositiveInt(const YamlRef& v)
+{
+    const std::int64_t x = v.asPositiveInt();
+    if (x > INT_MAX) v.fail("must be at most " + std::to_string(INT_MAX));
+    return static_cast<int>(x);
+}
+
 // Returns meshX, or 0 when the level gives no mesh.
 std::int64_t readMesh(const YamlRef& lvl, std::int64_t instances)
 {
@@ -108,7 +131,8 @@ std::int64_t readMesh(const YamlRef& lvl, std::int64_t instances)
     if (mesh.isNull()) return 0;
     if (mesh.size() != 2) mesh.fail("mesh must be [X, Y]");
     const std::int64_t x = mesh[0].asPositiveInt(), y = mesh[1].asPositiveInt();
-    if (x * y != instances)
+    std::int64_t xy = 0;
+    if (!checkedMul(x, y, &xy) || xy != instances)
         mesh.fail("mesh " + std::to_string(x) + " x " + std::to_string(y) + " does not match instances (" +
                   std::to_string(instances) + ")");
     return x;
@@ -156,10 +180,10 @@ Architecture readArchitecture(const YamlRef& node, const std::string& caseName, 
             s.technology = tech.isNull() ? std::string("SRAM") : tech.asString();
             const YamlRef size = lvl.require("size_words");
             if (!size.isNull()) s.size_words = size.asPositiveInt();
-            s.word_bits = static_cast<int>(lvl.require("word_bits").asPositiveInt());
-            s.block_size = static_cast<int>(lvl.require("block_size").asPositiveInt());
+            s.word_bits = smallPositiveInt(lvl.require("word_bits"));
+            s.block_size = smallPositiveInt(lvl.require("block_size"));
             const YamlRef cluster = lvl.get("cluster_size");
-            s.cluster_size = cluster.isNull() ? 1 : static_cast<int>(cluster.asPositiveInt());
+            s.cluster_size = cluster.isNull() ? 1 : smallPositiveInt(cluster);
             s.read_bw_words_per_cycle = optionalBandwidth(lvl, "read_bandwidth");
             s.write_bw_words_per_cycle = optionalBandwidth(lvl, "write_bandwidth");
             s.shared_bw_words_per_cycle = optionalBandwidth(lvl, "shared_bandwidth");
@@ -186,21 +210,15 @@ Architecture readArchitecture(const YamlRef& node, const std::string& caseName, 
     if (!haveCompute) levels.fail("the architecture has no compute level (kind: compute)");
     if (a.levels.empty()) levels.fail("the architecture has no storage level");
 
-    // Mesh: given [X, Y], else X = instances when the next inner level's X is a multiple of it, else 1.
-    a.compute.meshX = computeMeshX ? computeMeshX : a.compute.instances;
-    std::int64_t innerX = a.compute.meshX;
-    for (int i = a.numLevels() - 1; i >= 0; --i) {
-        auto& l = a.levels[i];
-        l.meshX = givenMeshX[i] ? givenMeshX[i] : (innerX % l.instances == 0 ? l.instances : 1);
-        innerX = l.meshX;
-    }
+    // Mesh: given [X, Y], else inferred from the meshes around it (MeshInference.h).
+    inferMeshes(a, givenMeshX, computeMeshX);
     where.add("architecture", node.location());
     return a;
 }
 
 // ---------------------------------------------------------------- mapping
 
-std::vector<Loop> readLoops(const YamlRef& list, const Workload& w)
+std::vector<Loop> readLoops(const YamlRef& list, const Workload& w, const std::string& path, yamlio::PathLocations& where)
 {
     std::vector<Loop> loops;
     if (list.isNull()) return loops;
@@ -216,12 +234,13 @@ std::vector<Loop> readLoops(const YamlRef& list, const Workload& w)
             residual = l[2].asPositiveInt();
             if (residual > bound) l[2].fail("residual must not exceed the bound (" + std::to_string(bound) + ")");
         }
+        where.add(yamlio::indexPath(path, i), l.location());
         loops.push_back(makeLoop(d, bound, residual));
     }
     return loops;
 }
 
-Mapping readMapping(const YamlRef& node, const ReferenceCase& rc)
+Mapping readMapping(const YamlRef& node, const ReferenceCase& rc, yamlio::PathLocations& where)
 {
     node.requireMap();
     const Workload& w = rc.workload;
@@ -246,9 +265,11 @@ Mapping readMapping(const YamlRef& node, const ReferenceCase& rc)
         if (listed[li]) nameRef.fail("level '" + name + "' is listed twice");
         listed[li] = true;
         LevelMapping& lm = m.levels[li];
-        lm.temporal = readLoops(lv.get("temporal"), w);
-        lm.spatialX = readLoops(lv.get("spatial_x"), w);
-        lm.spatialY = readLoops(lv.get("spatial_y"), w);
+        const std::string lp = "mapping.levels[" + name + "]";  // Mapping::validate's field names
+        where.add(lp, lv.location());
+        lm.temporal = readLoops(lv.get("temporal"), w, lp + ".temporal", where);
+        lm.spatialX = readLoops(lv.get("spatial_x"), w, lp + ".spatial_x", where);
+        lm.spatialY = readLoops(lv.get("spatial_y"), w, lp + ".spatial_y", where);
         const YamlRef keep = lv.get("keep");
         if (keep.defined() && !keep.isNull()) {
             lm.keep.assign(w.tensors.size(), false);
@@ -358,6 +379,76 @@ RefFigures readFigures(const YamlRef& node, const ReferenceCase& rc, bool exact)
     return f;
 }
 
+// Every figure the check compares (ReferenceCheck.h) must be in `expected`, so that a case cut
+// short (a truncated file, a level or data space left out) is an error rather than a pass on the
+// fields that remain. `exact_counts`, where given, holds the true counts of the same figures
+// (tests/data/timeloop/README.md) except utilized capacities and the compute level's instances,
+// and names the instances of a tensor `instances_used`. One diagnostic per missing figure,
+// located at the map that lacks it.
+Diagnostics missingFigures(const YamlRef& expected, const ReferenceCase& rc, bool exact)
+{
+    Diagnostics d;
+    auto missing = [&](const YamlRef& parent, const std::string& key, const std::string& what) {
+        d.push_back({yamlio::joinPath(parent.path(), key), "missing " + what + " (every reference case gives it)",
+                     parent.location()});
+    };
+    auto needMap = [&](const YamlRef& parent, const std::string& key, const std::string& what) -> std::optional<YamlRef> {
+        const YamlRef v = parent.get(key);
+        if (v.isNull()) {
+            missing(parent, key, what);
+            return std::nullopt;
+        }
+        v.requireMap();
+        return v;
+    };
+    // One of `keys` (alternative forms of one figure) must be given.
+    auto needValue = [&](const YamlRef& parent, const std::vector<std::string>& keys, const std::string& what) {
+        for (const auto& k : keys)
+            if (!parent.get(k).isNull()) return;
+        missing(parent, keys.front(), what);
+    };
+    if (auto s = needMap(expected, "summary", "the summary figures")) {
+        needValue(*s, {"cycles"}, "cycles");
+        needValue(*s, {"computes"}, "computes");
+        needValue(*s, {"utilization", "utilization_exact"}, "utilization");
+        needValue(*s, {"energy_total_pJ"}, "total energy");
+    }
+    const auto levels = needMap(expected, "levels", "the per-level figures");
+    if (!levels) return d;
+    const Architecture& a = rc.architecture;
+    const Workload& w = rc.workload;
+    for (int i = 0; i < a.numLevels(); ++i) {
+        const std::string& level = a.levels[i].name;
+        std::vector<int> kept;
+        for (int t = 0; t < w.numTensors(); ++t)
+            if (rc.mapping.keeps(i, t)) kept.push_back(t);
+        if (kept.empty()) continue;  // Timeloop prints no figures for a level that keeps nothing
+        const auto lv = needMap(*levels, level, "the figures of level " + level);
+        if (!lv) continue;
+        needValue(*lv, {"cycles"}, "cycles");
+        needValue(*lv, {"leakage_energy_total_pJ"}, "leakage energy");
+        const auto spaces = needMap(*lv, "data_spaces", "the per-data-space figures");
+        if (!spaces) continue;
+        for (int t : kept) {
+            const std::string& tensor = w.tensors[t].name;
+            const auto ds = needMap(*spaces, tensor, "the figures of " + tensor + ", which " + level + " keeps");
+            if (!ds) continue;
+            if (!exact) needValue(*ds, {"utilized_capacity"}, "utilized capacity");
+            needValue(*ds, {exact ? "instances_used" : "utilized_instances"}, "utilized instances");
+            for (const std::string c : {"reads", "fills", "updates"})
+                needValue(*ds, {c + "_per_instance", c + "_per_instance_range", c + "_total"}, c);
+            needValue(*ds, {"energy_total_pJ"}, "energy");
+        }
+    }
+    if (const auto cl = needMap(*levels, a.compute.name, "the figures of the compute level " + a.compute.name)) {
+        needValue(*cl, {"computes_total"}, "computes");
+        if (!exact) needValue(*cl, {"utilized_instances"}, "utilized instances");
+        needValue(*cl, {"cycles"}, "cycles");
+        needValue(*cl, {"energy_total_pJ"}, "energy");
+    }
+    return d;
+}
+
 // Validation diagnostics of values built here, located at the nodes they came from.
 void throwIfAny(Diagnostics d, const yamlio::PathLocations& where, const SourceLocation& fallback)
 {
@@ -371,6 +462,10 @@ void throwIfAny(Diagnostics d, const yamlio::PathLocations& where, const SourceL
 ReferenceCase parseReferenceCase(const std::string& yamlText, const std::string& pathForMessages)
 {
     const YamlRef root(yamlio::parseText(yamlText, pathForMessages), "", pathForMessages);
+    // An empty document (or only comments) has no position of its own: report it at 1:1.
+    if (root.isNull())
+        throw NestorError("", "the file holds no case (a map: case, workload, architecture, mapping, expected)",
+                          SourceLocation{pathForMessages, 1, 1});
     if (!root.isMap()) root.fail("a reference case must be a map (case, workload, architecture, mapping, expected)");
     ReferenceCase rc;
     rc.path = pathForMessages;
@@ -385,11 +480,16 @@ ReferenceCase parseReferenceCase(const std::string& yamlText, const std::string&
     throwIfAny(rc.workload.validate("workload"), where, root.require("workload").location());
     rc.architecture = readArchitecture(root.require("architecture"), rc.name, where);
     throwIfAny(rc.architecture.validate("architecture"), where, root.require("architecture").location());
-    rc.mapping = readMapping(root.require("mapping"), rc);
+    rc.mapping = readMapping(root.require("mapping"), rc, where);
+    // Factor coverage and the size limits, located at the mapping (file:line:col).
+    throwIfAny(rc.mapping.validate(rc.workload, rc.architecture, "mapping"), where, root.require("mapping").location());
     rc.expected = readFigures(root.require("expected"), rc, false);
+    if (Diagnostics missing = missingFigures(root.require("expected"), rc, false); !missing.empty())
+        throw NestorError(std::move(missing));
     const YamlRef exact = root.get("exact_counts");
-    if (exact.defined() && !exact.isNull()) {
+    if (exact.defined()) {  // given but empty (a cut file) is an error in readFigures
         rc.exact = readFigures(exact, rc, true);
+        if (Diagnostics missing = missingFigures(exact, rc, true); !missing.empty()) throw NestorError(std::move(missing));
         const YamlRef changed = exact.get("changed_vs_expected");
         if (!changed.isNull()) rc.changedVsExpected = changed.asStringList();
     }

@@ -16,8 +16,16 @@
 //       keep: [Inputs]
 //       bypass: [Weights, Outputs]
 //
-// Timeloop allows one loop per dimension in each block: a mapping with a dimension twice
-// in one level's temporal (or spatial) block cannot be written and throws NestorError.
+// Written in the form Timeloop master's parser (src/mapping/parser.cpp) reads: one factor per
+// dimension and block, "P=16,5" for bound 16 with residual 5 (the trip count on the last global
+// iteration, as in Mapping.h). Unit loops are dropped and adjacent loops of one dimension are
+// merged into one factor (exact: the index sequence is the same). A spatial block is written
+// for every level with a fanout.
+//
+// Throws NestorError, before producing any text, listing every part that has no Timeloop form:
+// an invalid mapping; a dimension name that is not one letter; two loops of one dimension in a
+// block with another dimension between them; a dimension on both axes of one fanout; a factor
+// above 2^31 - 1.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "workload/Workload.h"

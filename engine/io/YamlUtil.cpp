@@ -54,7 +54,14 @@ SourceLocation locationOf(const YAML::Mark& mark, const std::string& file)
 YAML::Node parseText(const std::string& text, const std::string& file)
 {
     try {
-        return YAML::Load(text);
+        // yaml-cpp ends the first document silently where a line is indented less than the
+        // first key and reads on as a second one: loading only the first would drop the rest.
+        std::vector<YAML::Node> docs = YAML::LoadAll(text);
+        if (docs.size() > 1)
+            throw NestorError("", "malformed YAML: a second document starts here (is the first key indented "
+                                  "differently from the keys after it?); a file holds one document",
+                              locationOf(docs[1].Mark(), file));
+        return docs.empty() ? YAML::Node() : docs.front();
     } catch (const YAML::ParserException& e) {
         throw NestorError("", "malformed YAML: " + e.msg, locationOf(e.mark, file));
     } catch (const YAML::Exception& e) {

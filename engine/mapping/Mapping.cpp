@@ -1,5 +1,7 @@
 #include "mapping/Mapping.h"
 
+#include "common/CheckedMath.h"
+
 #include <map>
 
 namespace nestor {
@@ -26,8 +28,8 @@ std::int64_t coveredSize(const std::vector<Loop>& loops)
     std::int64_t size = 1;
     std::int64_t innerProduct = 1;
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-        size += (it->residual - 1) * innerProduct;
-        innerProduct *= it->bound;
+        size = limitedAdd(size, limitedMul(std::max<std::int64_t>(it->residual - 1, 0), innerProduct));
+        innerProduct = limitedMul(innerProduct, std::max<std::int64_t>(it->bound, 0));
     }
     return size;
 }
@@ -56,18 +58,19 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
                 else if (l.residual <= 0 || l.residual > l.bound)
                     d.push_back({f(), "residual must be between 1 and the bound " + std::to_string(l.bound) +
                                         " (got " + std::to_string(l.residual) + ")", {}});
-                product *= std::max<std::int64_t>(l.bound, 1);
+                product = limitedMul(product, std::max<std::int64_t>(l.bound, 1));  // no wrap past a fanout
             }
             return product;
         };
         checkLoops(lm.temporal, "temporal");
         const std::int64_t y = checkLoops(lm.spatialY, "spatial_y");
         const std::int64_t x = checkLoops(lm.spatialX, "spatial_x");
+        auto productText = [](std::int64_t p) { return belowCountLimit(p) ? std::to_string(p) : std::string("2^62 or more"); };
         if (x > a.fanoutX(i))
-            d.push_back({lf() + ".spatial_x", "spatial factors multiply to " + std::to_string(x) +
+            d.push_back({lf() + ".spatial_x", "spatial factors multiply to " + productText(x) +
                                                 " but the fanout in X is " + std::to_string(a.fanoutX(i)), {}});
         if (y > a.fanoutY(i))
-            d.push_back({lf() + ".spatial_y", "spatial factors multiply to " + std::to_string(y) +
+            d.push_back({lf() + ".spatial_y", "spatial factors multiply to " + productText(y) +
                                                 " but the fanout in Y is " + std::to_string(a.fanoutY(i)), {}});
         if (!lm.keep.empty() && static_cast<int>(lm.keep.size()) != w.numTensors())
             d.push_back({lf() + ".keep", "keep list must have one entry per tensor", {}});
@@ -82,29 +85,47 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
         return out;
     };
     // Covered sizes of all dimensions at once, innermost loop first (coveredSize, unrolled:
-    // this runs for every candidate of a search).
+    // this runs for every candidate of a search). inner ends as the product of the bounds of the
+    // dimension's loops, saturated at kCountLimit; covered never exceeds it (a residual is at
+    // most its bound), so neither can wrap.
     std::vector<std::int64_t> covered(static_cast<std::size_t>(w.numDims()), 1), inner(covered.size(), 1);
     for (auto lm = levels.rbegin(); lm != levels.rend(); ++lm)
         for (const auto* loops : {&lm->spatialX, &lm->spatialY, &lm->temporal})
             for (auto l = loops->rbegin(); l != loops->rend(); ++l) {
-                if (l->dim < 0 || l->dim >= w.numDims()) continue;
-                covered[l->dim] += (l->residual - 1) * inner[l->dim];
-                inner[l->dim] *= l->bound;
+                if (l->dim < 0 || l->dim >= w.numDims() || l->bound <= 0 || l->residual <= 0) continue;
+                covered[l->dim] = limitedAdd(covered[l->dim], limitedMul(l->residual - 1, inner[l->dim]));
+                inner[l->dim] = limitedMul(inner[l->dim], l->bound);
             }
+    auto factorText = [&](int dim) {
+        std::string factors;
+        for (const auto& l : loopsOf(dim)) {
+            if (!factors.empty()) factors += " x ";
+            factors += std::to_string(l.bound);
+            if (l.isImperfect()) factors += "," + std::to_string(l.residual);
+        }
+        return factors.empty() ? std::string("none") : factors;
+    };
+    bool spansBelowLimit = true;
     for (int dim = 0; dim < w.numDims(); ++dim) {
-        if (covered[dim] != w.bounds[dim]) {
-            std::string factors;
-            for (const auto& l : loopsOf(dim)) {
-                if (!factors.empty()) factors += " x ";
-                factors += std::to_string(l.bound);
-                if (l.isImperfect()) factors += "," + std::to_string(l.residual);
-            }
+        if (!belowCountLimit(inner[dim])) {
+            spansBelowLimit = false;
+            double approx = 1;
+            for (const auto& l : loopsOf(dim)) approx *= static_cast<double>(l.bound);
             d.push_back({prefix + ".factors." + w.dimNames[dim],
-                         "factors of " + w.dimNames[dim] + " (" + (factors.empty() ? std::string("none") : factors) +
-                             ") cover " + std::to_string(covered[dim]) + " but the bound is " + std::to_string(w.bounds[dim]),
+                         "factors of " + w.dimNames[dim] + " (" + factorText(dim) + ") multiply to " +
+                             approximateMagnitude(approx) + ", which exceeds 2^62 - 1 (every count must stay below 2^62)",
+                         {}});
+        } else if (covered[dim] != w.bounds[dim]) {
+            d.push_back({prefix + ".factors." + w.dimNames[dim],
+                         "factors of " + w.dimNames[dim] + " (" + factorText(dim) + ") cover " + std::to_string(covered[dim]) +
+                             " but the bound is " + std::to_string(w.bounds[dim]),
                          {}});
         }
     }
+    // Size limits (docs/project-format.md): the counts of a nest are bounded by the access bounds
+    // of its tensors under the factor products (residuals can make those exceed the bounds).
+    if (spansBelowLimit && w.numDims() == static_cast<int>(w.bounds.size()))
+        for (auto& x : checkAccessBounds(w, inner.data(), "", prefix + ".factors", "these factors")) d.push_back(std::move(x));
     for (int t = 0; t < w.numTensors(); ++t) {
         bool kept = false;
         for (int i = 0; i < a.numLevels(); ++i) kept = kept || keeps(i, t);

@@ -45,7 +45,8 @@ struct Mapping {
     Diagnostics validate(const Workload& w, const Architecture& a, const std::string& prefix = "mapping") const;
 };
 
-// Size covered by the loops of one dimension (outermost first) under the residual rule.
+// Size covered by the loops of one dimension (outermost first) under the residual rule;
+// saturated at kCountLimit (2^62) like every size (common/CheckedMath.h).
 std::int64_t coveredSize(const std::vector<Loop>& loopsOfDimOuterFirst);
 
 } // namespace nestor

@@ -1,25 +1,46 @@
 #include "mapspace/DimensionFactorizer.h"
 
+#include "mapspace/Divisors.h"
+
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace nestor {
+
+namespace {
+
+// Imperfect slots with at most this many bound candidates are decoded by a plain scan; wider
+// ones by one sweep over the states (a scan over the bounds would be O(D) for N = 2).
+constexpr std::int64_t kLinearScanBounds = 64;
+
+} // namespace
+
+long double DimensionFactorizer::Table::upTo(int s, std::int64_t n) const
+{
+    const std::size_t i = firstAbove(s, n);
+    return i == 0 ? 0.0L : prefix[s][i - 1];
+}
+
+std::size_t DimensionFactorizer::Table::firstAbove(int s, std::int64_t n) const
+{
+    const auto& st = states[s];
+    return static_cast<std::size_t>(std::upper_bound(st.begin(), st.end(), n) - st.begin());
+}
+
+std::size_t DimensionFactorizer::Table::bytes() const
+{
+    std::size_t b = 0;
+    for (std::size_t s = 0; s < states.size(); ++s)
+        b += states[s].capacity() * sizeof(std::int64_t) + prefix[s].capacity() * sizeof(long double);
+    return b;
+}
 
 DimensionFactorizer::DimensionFactorizer(std::int64_t size, std::vector<FactorSlotSpec> slots)
     : size_(std::max<std::int64_t>(size, 1)), slots_(std::move(slots))
 {
-    for (std::int64_t d = 1; d * d <= size_; ++d)
-        if (size_ % d == 0) {
-            divisors_.push_back(d);
-            if (d * d != size_) divisors_.push_back(size_ / d);
-        }
-    std::sort(divisors_.begin(), divisors_.end());
-    multiples_.resize(divisors_.size());
-    for (std::size_t i = 0; i < divisors_.size(); ++i)
-        for (std::size_t j = i; j < divisors_.size(); ++j)
-            if (divisors_[j] % divisors_[i] == 0) multiples_[i].push_back(divisors_[j]);
-    perfectAfter_.assign(slots_.size(), 1);
-    for (int s = numSlots() - 2; s >= 0; --s) perfectAfter_[s] = perfectAfter_[s + 1] && !slots_[s + 1].imperfect;
+    for (int s = 0; s < numSlots(); ++s)
+        if (slots_[s].spatialIndex >= 0) tupleFreeFrom_ = s + 1;
 }
 
 void DimensionFactorizer::range(int s, const std::vector<std::int64_t>& u, std::int64_t& lo, std::int64_t& hi) const
@@ -33,44 +54,75 @@ void DimensionFactorizer::range(int s, const std::vector<std::int64_t>& u, std::
     }
 }
 
-DimensionFactorizer::Table DimensionFactorizer::table(const std::vector<std::int64_t>& u) const
+DimensionFactorizer::Table DimensionFactorizer::table(const std::vector<std::int64_t>& u, MapspaceBuildGuard* guard,
+                                                      const Table* sameSuffix) const
 {
     const std::int64_t D = size_;
     const int S = numSlots();
     Table t;
-    t.prefix.assign(S + 1, std::vector<long double>(D + 1, 0.0L));
-    {
-        auto& last = t.prefix[S];
-        for (std::int64_t n = 1; n <= D; ++n) last[n] = last[n - 1] + (n == D ? 1.0L : 0.0L);
-    }
+    t.states.resize(S + 1);
+    t.prefix.resize(S + 1);
+    t.states[S] = {D};
+    t.prefix[S] = {1.0L};
+    std::unordered_map<std::int64_t, long double> acc;  // N >= 2 -> completions from slot s
+    std::vector<std::pair<std::int64_t, long double>> sorted;
     for (int s = S - 1; s >= 0; --s) {
-        const auto& nx = t.prefix[s + 1];
-        auto B = [&](std::int64_t n) { return nx[n] - nx[n - 1]; };
-        auto& cur = t.prefix[s];
+        if (sameSuffix && s >= tupleFreeFrom_) {
+            t.states[s] = sameSuffix->states[s];
+            t.prefix[s] = sameSuffix->prefix[s];
+            continue;
+        }
+        const std::vector<std::int64_t>& next = t.states[s + 1];
         std::int64_t lo, hi;
         range(s, u, lo, hi);
-        for (std::int64_t N = 1; N <= D; ++N) {
-            long double b = 0.0L;
-            if (lo <= hi) {
-                if (N == 1) {
-                    const std::int64_t top = std::min(hi, D);
-                    if (lo <= top) b = nx[top] - nx[lo - 1];
-                } else if (!slots_[s].imperfect && perfectAfter_[s]) {
-                    if (const auto* counts = completingCounts(N))
-                        for (std::int64_t n : *counts) {
-                            if (n / N < lo) continue;
-                            if (n / N > hi) break;
-                            b += B(n);
-                        }
-                } else if (!slots_[s].imperfect) {
-                    for (std::int64_t P = lo; P <= hi && N * P <= D; ++P) b += B(N * P);
+        acc.clear();
+        long double fromOne = 0.0L;  // N == 1 is canonical: P = n, for the states n in [lo, hi]
+        if (lo <= hi) {
+            fromOne = t.upTo(s + 1, hi) - t.upTo(s + 1, lo - 1);
+            for (std::size_t i = 0; i < next.size(); ++i) {
+                const std::int64_t n = next[i];
+                const std::int64_t pTop = std::min(hi, n - 1);  // N >= 2 needs P < n
+                if (lo > pTop) continue;
+                const long double w = t.weight(s + 1, i);
+                if (!slots_[s].imperfect) {
+                    // N -> N * P: N = n / P for the divisors P of n in [lo, pTop]
+                    if (lo == pTop) {
+                        if (n % lo == 0) acc[n / lo] += w;
+                        if (guard) guard->step();
+                        continue;
+                    }
+                    const std::vector<std::int64_t> divs = divisorsOf(n);
+                    if (guard) guard->step(static_cast<std::int64_t>(divs.size()) + 16);
+                    for (auto it = std::lower_bound(divs.begin(), divs.end(), lo); it != divs.end() && *it <= pTop; ++it)
+                        acc[n / *it] += w;
                 } else {
-                    const std::int64_t pmax = std::min(hi, (D - 1) / (N - 1));
-                    for (std::int64_t P = lo; P <= pmax; ++P) b += nx[std::min(N * P, D)] - nx[(N - 1) * P];
+                    // N -> n for every P with ceil(n / P) == N: blocks of P with one quotient
+                    for (std::int64_t P = lo; P <= pTop;) {
+                        const std::int64_t q = (n - 1) / P;  // N - 1 >= 1
+                        const std::int64_t end = std::min(pTop, (n - 1) / q);
+                        acc[q + 1] += w * static_cast<long double>(end - P + 1);
+                        P = end + 1;
+                        if (guard) guard->step();
+                    }
                 }
             }
-            cur[N] = cur[N - 1] + b;
         }
+        sorted.assign(acc.begin(), acc.end());
+        std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        auto& st = t.states[s];
+        auto& pre = t.prefix[s];
+        st.reserve(sorted.size() + 1);
+        pre.reserve(sorted.size() + 1);
+        long double sum = 0.0L;
+        if (fromOne > 0.0L) {
+            st.push_back(1);
+            pre.push_back(sum += fromOne);
+        }
+        for (const auto& [n, w] : sorted) {
+            st.push_back(n);
+            pre.push_back(sum += w);
+        }
+        if (guard) guard->step(static_cast<std::int64_t>(sorted.size()));
     }
     return t;
 }
@@ -81,12 +133,14 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
     const std::int64_t D = size_;
     std::int64_t N = 1;
     for (int s = 0; s < numSlots(); ++s) {
-        const auto& nx = t.prefix[s + 1];
-        auto B = [&](std::int64_t n) { return nx[n] - nx[n - 1]; };
+        const int ns = s + 1;
+        const std::vector<std::int64_t>& next = t.states[ns];
         std::int64_t lo, hi;
         range(s, u, lo, hi);
         std::int64_t bestP = -1, bestR = -1, bestN = -1;  // last candidate with weight (rounding fallback)
         bool chosen = false;
+        // Candidates in the order of increasing P, then R; zero weights are skipped, so the
+        // index maps to the same factors as a scan over every P and R would.
         auto take = [&](std::int64_t P, std::int64_t R, std::int64_t n2, long double w) {
             if (w <= 0.0L) return false;
             bestP = P, bestR = R, bestN = n2;
@@ -94,49 +148,81 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
             x -= w;
             return false;
         };
-        const std::vector<std::int64_t>* counts = perfectAfter_[s] && (N == 1 || !slots_[s].imperfect) ? completingCounts(N) : nullptr;
-        if (counts) {
-            // Only the candidates with a non-zero weight, in the same order: the same result.
-            for (std::int64_t n : *counts) {
-                const std::int64_t P = n / N;
-                if (P < lo) continue;
-                if (P > hi) break;
-                if (take(P, P, n, B(n))) break;
-            }
+        // The states in ((N-1) P, N P], R ascending.
+        auto takeRemainders = [&](std::int64_t P) {
+            const std::int64_t base = (N - 1) * P, top = std::min(N * P, D);
+            for (std::size_t i = t.firstAbove(ns, base); i < next.size() && next[i] <= top && !chosen; ++i)
+                take(P, next[i] - base, next[i], t.weight(ns, i));
+        };
+        if (lo > hi) {
+            // no candidate: unreachable for a positive count
         } else if (N == 1) {
-            for (std::int64_t P = lo; P <= std::min(hi, D); ++P)
-                if (take(P, P, P, B(P))) break;
+            for (std::size_t i = t.firstAbove(ns, lo - 1); i < next.size() && next[i] <= hi; ++i)
+                if (take(next[i], next[i], next[i], t.weight(ns, i))) break;
         } else if (!slots_[s].imperfect) {
-            for (std::int64_t P = lo; P <= hi && N * P <= D; ++P)
-                if (take(P, P, N * P, B(N * P))) break;
+            const std::int64_t top = std::min(hi, D / N);
+            if (lo <= top)
+                for (std::size_t i = t.firstAbove(ns, N * lo - 1); i < next.size() && next[i] <= N * top; ++i)
+                    if (next[i] % N == 0 && take(next[i] / N, next[i] / N, next[i], t.weight(ns, i))) break;
         } else {
             const std::int64_t pmax = std::min(hi, (D - 1) / (N - 1));
-            for (std::int64_t P = lo; P <= pmax && !chosen; ++P) {
-                const std::int64_t top = std::min(N * P, D), base = (N - 1) * P;
-                const long double w = nx[top] - nx[base];
-                if (w <= 0.0L) continue;
-                if (x >= w) {
-                    x -= w;
-                    bestP = P, bestR = top - base, bestN = top;
-                    while (bestR > 0 && B(base + bestR) <= 0.0L) --bestR, --bestN;
-                    continue;
+            auto weightOf = [&](std::int64_t P) { return t.upTo(ns, std::min(N * P, D)) - t.upTo(ns, (N - 1) * P); };
+            if (lo <= pmax && pmax - lo < kLinearScanBounds) {
+                for (std::int64_t P = lo; P <= pmax && !chosen; ++P) {
+                    const long double w = weightOf(P);
+                    if (w <= 0.0L) continue;
+                    if (x >= w) {
+                        x -= w;
+                        const std::size_t last = t.firstAbove(ns, std::min(N * P, D)) - 1;
+                        bestP = P, bestR = next[last] - (N - 1) * P, bestN = next[last];
+                        continue;
+                    }
+                    takeRemainders(P);
+                    if (!chosen) break;  // rounding: keep the last candidate
                 }
-                for (std::int64_t R = 1; R <= top - base; ++R)
-                    if (take(P, R, base + R, B(base + R))) break;
-                if (!chosen) break;  // rounding: keep the last candidate
+            } else if (lo <= pmax) {
+                // W(P), the weight of the bounds lo..P, is piecewise linear: state n adds its
+                // weight for each P in [a_n, b_n] (those with ceil(n / P) == N). Sweeping the
+                // a's and b's, both ascending in n, finds the P where x falls in one pass.
+                const std::size_t first = t.firstAbove(ns, (N - 1) * lo), last = t.firstAbove(ns, std::min(N * pmax, D));
+                auto from = [&](std::size_t i) { return std::max(lo, (next[i] + N - 1) / N); };
+                auto to = [&](std::size_t i) { return std::min(pmax, (next[i] - 1) / (N - 1)); };
+                std::size_t ia = first, ib = first;
+                auto skipEmpty = [&](std::size_t& i) {
+                    while (i < last && from(i) > to(i)) ++i;
+                };
+                skipEmpty(ia);
+                skipEmpty(ib);
+                long double slope = 0.0L, below = 0.0L;  // below = W(cur - 1)
+                std::int64_t cur = lo, pick = -1, lastBound = -1;
+                while (ia < last || ib < last) {
+                    const std::int64_t event = ia < last ? std::min(from(ia), to(ib) + 1) : to(ib) + 1;
+                    if (slope > 0.0L && event > cur) {
+                        const long double span = slope * static_cast<long double>(event - cur);
+                        if (below + span > x) {
+                            std::int64_t k = static_cast<std::int64_t>(std::floor((x - below) / slope));
+                            k = std::clamp<std::int64_t>(k, 0, event - cur - 1);
+                            while (k > 0 && below + slope * static_cast<long double>(k) > x) --k;
+                            while (k + 1 < event - cur && below + slope * static_cast<long double>(k + 1) <= x) ++k;
+                            pick = cur + k;
+                            x -= below + slope * static_cast<long double>(k);
+                            break;
+                        }
+                        below += span;
+                        lastBound = event - 1;
+                    }
+                    cur = event;
+                    for (; ia < last && from(ia) == cur; skipEmpty(++ia)) slope += t.weight(ns, ia);
+                    for (; ib < last && to(ib) + 1 == cur; skipEmpty(++ib)) slope -= t.weight(ns, ib);
+                }
+                if (pick < 0 && lastBound >= lo) pick = lastBound;  // rounding beyond 2^64: the last bound
+                if (pick >= 0) takeRemainders(pick);
             }
         }
         if (bestP < 0) bestP = bestR = 1, bestN = N;  // unreachable for a positive count
         out[s * stride] = LoopFactor{bestP, bestR};
         N = bestN;
     }
-}
-
-const std::vector<std::int64_t>* DimensionFactorizer::completingCounts(std::int64_t N) const
-{
-    const auto it = std::lower_bound(divisors_.begin(), divisors_.end(), N);
-    if (it == divisors_.end() || *it != N) return nullptr;
-    return &multiples_[static_cast<std::size_t>(it - divisors_.begin())];
 }
 
 long double uniformIndex(std::mt19937_64& rng, long double n)

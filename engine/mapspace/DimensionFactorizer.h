@@ -6,9 +6,14 @@
 // 1 <= R <= P. While N == 1 (no outer loop has iterated more than once) a remainder would be
 // indistinguishable from a smaller bound, so the slot is canonical there: R = P.
 //
-// Spatial slot bounds are given (the caller couples them across dimensions); counts are
-// backward dynamic programs with prefix sums, O(slots * D log D) per spatial tuple. Counts are
-// long double: exact below 2^64.
+// Spatial slot bounds are given (the caller couples them across dimensions). Counts are a
+// backward dynamic program over the tile counts that can still complete the dimension: the
+// divisors of D for perfect slots, and for imperfect ones the quotients ceil(n / P) of those
+// (N -> n exactly when ceil(n / P) == N), which take O(sqrt n) distinct values. Tables are
+// sized by those states, never by D: D = 2^31 - 1 costs a handful of entries. Counts are long
+// double: exact below 2^64.
+#include "mapspace/MapspaceBuild.h"
+
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -29,10 +34,16 @@ struct FactorSlotSpec {
 
 class DimensionFactorizer {
 public:
-    // prefix[s][N] = sum_{k <= N} (completions from slot s with N tiles so far)
+    // Per slot s (0..slots) the tile counts N from which slots s.. complete the dimension
+    // (ascending; states[slots] = {D}) and running sums of their completion counts.
     struct Table {
-        std::vector<std::vector<long double>> prefix;
-        long double count() const { return prefix[0][1] - prefix[0][0]; }
+        std::vector<std::vector<std::int64_t>> states;
+        std::vector<std::vector<long double>> prefix;  // prefix[s][i] = sum_{j <= i} completions(states[s][j])
+        long double count() const { return upTo(0, 1); }
+        long double weight(int s, std::size_t i) const { return prefix[s][i] - (i ? prefix[s][i - 1] : 0.0L); }
+        long double upTo(int s, std::int64_t n) const;  // sum of the completions of the states <= n
+        std::size_t firstAbove(int s, std::int64_t n) const;  // index of the first state > n
+        std::size_t bytes() const;
     };
 
     DimensionFactorizer() = default;
@@ -40,21 +51,20 @@ public:
 
     std::int64_t size() const { return size_; }
     int numSlots() const { return static_cast<int>(slots_.size()); }
-    Table table(const std::vector<std::int64_t>& spatialTuple) const;
+    // `guard` (optional) counts the work and polls the cancel flag. The slots inside the
+    // innermost spatial one do not depend on the tuple: with `sameSuffix` (a table of another
+    // tuple) their rows are copied from it, not recomputed.
+    Table table(const std::vector<std::int64_t>& spatialTuple, MapspaceBuildGuard* guard = nullptr,
+                const Table* sameSuffix = nullptr) const;
     // Writes (bound, residual) of every slot to out[slot * stride] for index x in [0, count).
     void decode(const Table& t, const std::vector<std::int64_t>& spatialTuple, long double x, LoopFactor* out,
                 int stride) const;
 
 private:
     void range(int s, const std::vector<std::int64_t>& u, std::int64_t& lo, std::int64_t& hi) const;
-    // When every slot after the current one is perfect, only tile counts dividing the size can
-    // complete: those that are multiples of N (ascending), or null when N itself does not divide it.
-    const std::vector<std::int64_t>* completingCounts(std::int64_t N) const;
     std::int64_t size_ = 1;
     std::vector<FactorSlotSpec> slots_;
-    std::vector<std::int64_t> divisors_;  // of size_, ascending
-    std::vector<std::vector<std::int64_t>> multiples_;  // [i]: the divisors that divisors_[i] divides
-    std::vector<char> perfectAfter_;      // every slot after s is perfect: tile counts divide size_
+    int tupleFreeFrom_ = 0;  // slots from here on have no spatial bound
 };
 
 // Uniform index in [0, n): an integer draw when n < 2^63, a real draw otherwise.

@@ -1,8 +1,11 @@
 #include "mapspace/Mapspace.h"
 
+#include "mapspace/Divisors.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace nestor {
 
@@ -29,18 +32,22 @@ bool holds(FactorConstraint::Op op, std::int64_t have, std::int64_t v)
 
 } // namespace
 
-Mapspace::Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstraints c, MapspaceOptions opt)
+Mapspace::Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstraints c, MapspaceOptions opt,
+                   const std::atomic<bool>* cancel)
     : w_(std::move(w)), a_(std::move(a)), kind_(kind), c_(std::move(c)), opt_(opt)
 {
+    MapspaceBuildGuard guard(cancel, kMaxTableBuildSteps);
+    guard.poll();
     Diagnostics d = w_.validate();
     for (auto& x : a_.validate()) d.push_back(x);
     for (auto& x : c_.validate(w_, a_)) d.push_back(x);
     if (!d.empty()) throw NestorError(d);
     buildSlots();
     dims_.resize(w_.numDims());
-    for (int dim = 0; dim < w_.numDims(); ++dim) buildDimension(dim);
-    buildCoupling();
-    if (total_ <= 0.0L) throw NestorError("mapspace", "the constraints leave no factorization of the workload");
+    for (int dim = 0; dim < w_.numDims(); ++dim) buildDimension(dim, guard);
+    buildCoupling(guard);
+    guard.poll();
+    if (total_ <= 0.0L) throw noFactorizationError();
 
     const int L = a_.numLevels(), T = w_.numTensors();
     fixedKeep_.assign(L, std::vector<int>(T, -1));
@@ -115,10 +122,12 @@ void Mapspace::buildSlots()
     }
 }
 
-void Mapspace::buildDimension(int dim)
+void Mapspace::buildDimension(int dim, MapspaceBuildGuard& guard)
 {
     DimSpace& ds = dims_[dim];
     const std::int64_t D = w_.bounds[dim];
+    guard.setSubject("dimension " + w_.dimNames[dim] + " (" + std::to_string(D) + ") of the " + mapspaceKindName(kind_) +
+                     " mapspace");
     std::vector<FactorSlotSpec> specs(slots_.size());
     std::vector<std::int64_t> spatialHi;
     for (int s = 0; s < numSlots(); ++s) {
@@ -133,6 +142,7 @@ void Mapspace::buildDimension(int dim)
     ds.factorizer = DimensionFactorizer(D, specs);
     // every spatial tuple within the per-slot ranges and the per-level spatial constraints
     std::vector<std::int64_t> u(spatialHi.size(), 1);
+    std::optional<DimensionFactorizer::Table> suffix;  // the rows that no spatial bound changes
     for (;;) {
         bool ok = true;
         for (const auto& f : c_.factors) {
@@ -144,7 +154,8 @@ void Mapspace::buildDimension(int dim)
             ok = ok && holds(f.op, prod, f.value);
         }
         if (ok) {
-            DimensionFactorizer::Table t = ds.factorizer.table(u);
+            DimensionFactorizer::Table t = ds.factorizer.table(u, &guard, suffix ? &*suffix : nullptr);
+            if (!suffix) suffix = t;
             const long double n = t.count();
             if (n > 0.0L) {
                 ds.tuples.push_back(u);
@@ -158,22 +169,50 @@ void Mapspace::buildDimension(int dim)
             u[j] = 1;
         }
         if (j == u.size()) break;
+        guard.step();
     }
     long double bytes = 0;
     for (const auto& d : dims_)
-        bytes += static_cast<long double>(d.tables.size()) * (slots_.size() + 1) * 16.0L *
-                 static_cast<long double>(d.factorizer.size() + 1);
+        for (const auto& t : d.tables) bytes += static_cast<long double>(t.bytes());
     if (bytes > kTableMemoryBudgetBytes) ds.tables.clear();  // recomputed on demand
 }
 
-void Mapspace::buildCoupling()
+// Names the dimension whose constraints leave nothing, with those constraints (they have no
+// file location here: the project reader checked their syntax, not whether they can hold).
+NestorError Mapspace::noFactorizationError() const
 {
+    auto opText = [](FactorConstraint::Op op) { return op == FactorConstraint::Op::Eq ? "=" : op == FactorConstraint::Op::Le ? "<=" : ">="; };
+    for (int d = 0; d < w_.numDims(); ++d) {
+        long double sum = 0.0L;
+        for (long double c : dims_[d].counts) sum += c;
+        if (sum > 0.0L) continue;
+        const std::string& name = w_.dimNames[d];
+        std::string list;
+        for (const auto& f : c_.factors) {
+            if (f.dim != name) continue;
+            list += (list.empty() ? "" : "; ") + f.level + (f.spatial ? " spatial " : " temporal ") + name + opText(f.op) +
+                    std::to_string(f.value);
+        }
+        return NestorError("constraints.factors." + name,
+                           "no factorization of " + name + " (" + std::to_string(w_.bounds[d]) + ") in the " +
+                               mapspaceKindName(kind_) + " mapspace satisfies " +
+                               (list.empty() ? std::string("the fanouts and capacities") : "the constraints " + list));
+    }
+    return NestorError("constraints.factors", "the spatial factors the constraints require of the dimensions cannot share "
+                                              "the fanouts of the " + mapspaceKindName(kind_) + " mapspace");
+}
+
+void Mapspace::buildCoupling(MapspaceBuildGuard& guard)
+{
+    guard.setSubject("the spatial coupling of the " + mapspaceKindName(kind_) + " mapspace");
     std::int64_t space = 1;
     strides_.clear();
     for (int s : spatialSlots_) {
         strides_.push_back(space);
         space *= slots_[s].fanout;
-        if (space > kMaxTupleSpace) throw NestorError("mapspace", "too many spatial fanout combinations");
+        if (space > kMaxTupleSpace)
+            throw NestorError("architecture.levels", "the spatial fanouts give more than " + std::to_string(kMaxTupleSpace) +
+                                                         " combinations of spatial factors; the mapspace is limited to that");
     }
     const int nd = w_.numDims();
     const std::size_t J = spatialSlots_.size();
@@ -194,6 +233,7 @@ void Mapspace::buildCoupling()
                 sum += ds.counts[k] * H_[d + 1][idx];
             }
             H_[d][t] = sum;
+            guard.step(static_cast<std::int64_t>(ds.tuples.size()));
         }
     }
     total_ = H_[0][0];
@@ -297,15 +337,7 @@ bool Mapspace::moveFactor(int d, std::mt19937_64& rng, MapspacePoint& p) const
     if (sources.empty()) return false;
     const int a = sources[std::uniform_int_distribution<std::size_t>(0, sources.size() - 1)(rng)];
     // A prime factor of the source bound, drawn with multiplicity.
-    thread_local std::vector<std::int64_t> primes;
-    primes.clear();
-    for (std::int64_t n = at(a).bound, q = 2; n > 1; ++q) {
-        if (q * q > n) q = n;
-        while (n % q == 0) {
-            primes.push_back(q);
-            n /= q;
-        }
-    }
+    const std::vector<std::int64_t> primes = primeFactors(at(a).bound);
     const std::int64_t q = primes[std::uniform_int_distribution<std::size_t>(0, primes.size() - 1)(rng)];
     if (at(a).bound / q < lo_[a][d]) return false;
     targets.clear();

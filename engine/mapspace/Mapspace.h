@@ -23,6 +23,7 @@
 #include "model/Evaluation.h"
 #include "workload/Workload.h"
 
+#include <atomic>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -61,9 +62,15 @@ struct MapspaceOptions {
 
 class Mapspace {
 public:
-    // Throws NestorError when the workload, architecture or constraints are invalid, or when
-    // the constraints leave no factorization.
-    Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstraints c = {}, MapspaceOptions opt = {});
+    // Throws NestorError when the workload, architecture or constraints are invalid, when
+    // the constraints leave no factorization, or when the factor tables would take more than
+    // kMaxTableBuildSteps steps (a huge dimension in a mapspace with temporal remainders).
+    // `cancel` is polled while the constructor runs: once set, it throws MapspaceCancelled.
+    Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstraints c = {}, MapspaceOptions opt = {},
+             const std::atomic<bool>* cancel = nullptr);
+
+    // Bounds construction work: a few seconds at most.
+    static constexpr std::int64_t kMaxTableBuildSteps = 100'000'000;
 
     const Workload& workload() const { return w_; }
     const Architecture& architecture() const { return a_; }
@@ -108,8 +115,9 @@ private:
         std::vector<DimensionFactorizer::Table> tables;  // per tuple (empty when too large)
     };
     void buildSlots();
-    void buildDimension(int d);
-    void buildCoupling();
+    void buildDimension(int d, MapspaceBuildGuard& guard);
+    void buildCoupling(MapspaceBuildGuard& guard);
+    NestorError noFactorizationError() const;
     int tupleIndex(const std::vector<std::int64_t>& t) const;
     bool fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
     void decodeDimension(int d, int k, long double x, MapspacePoint& p) const;

@@ -1,6 +1,9 @@
 #include "mapspace/MapspaceConstraints.h"
 
+#include "common/CheckedMath.h"
+
 #include <cctype>
+#include <charconv>
 #include <sstream>
 
 namespace nestor {
@@ -44,7 +47,10 @@ MapspaceConstraints& MapspaceConstraints::addFactors(const std::string& level, b
         const std::string v = tok.substr(pos + len);
         if (f.dim.empty() || v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
             throw NestorError("constraints.factors", "'" + tok + "' is not D=n, D<=n or D>=n");
-        f.value = std::stoll(v);
+        // Digits only (checked above); from_chars reports a value beyond int64 instead of throwing.
+        const auto parsed = std::from_chars(v.data(), v.data() + v.size(), f.value);
+        if (parsed.ec != std::errc() || !belowCountLimit(f.value))
+            throw NestorError("constraints.factors", "'" + tok + "': the factor exceeds 2^62 - 1");
         if (f.value < 1) throw NestorError("constraints.factors", "'" + tok + "': factors are at least 1");
         factors.push_back(f);
     }

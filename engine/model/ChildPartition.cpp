@@ -1,69 +1,153 @@
 #include "model/ChildPartition.h"
 
 #include "model/DistinctWords.h"
+#include "model/ExactBudget.h"
+
+#include <algorithm>
+#include <string>
 
 namespace nestor::model {
 namespace {
 
 using walker::Cat;
 
-// Positions of dimension d that the child ever covers.
-void coveredPositions(const Workload& w, const NestLayout& nest, int d, const ChildPlace& place,
-                      std::vector<std::uint8_t>& covered)
-{
-    // Per-thread scratch: a search computes partitions for every candidate.
-    thread_local std::vector<const NestLoop*> loops;
-    thread_local std::vector<std::int64_t> fixed;  // -1 = temporal
-    loops.clear();
-    fixed.clear();
-    for (int p = 0; p < place.boundary; ++p) {
-        const NestLoop& l = nest.loops[p];
-        if (l.dim != d) continue;
-        loops.push_back(&l);
-        if (!l.spatial()) fixed.push_back(-1);
-        else if (p < place.leafPos) fixed.push_back(walker::representative((*place.instanceCats)[p], l));
-        else fixed.push_back(walker::representative((*place.childCats)[p - place.leafPos], l));
-    }
-    covered.assign(static_cast<std::size_t>(w.bounds[d]), 0);
-    const bool imp = nest.dimImperfect(d);
-    // Depth-first over the loops of d, outermost first, carrying "all outer at last".
-    struct Frame {
-        std::size_t k;
-        std::int64_t base;
-        bool allLast;
-    };
-    thread_local std::vector<Frame> stack;
-    stack.assign(1, Frame{0, 0, true});
-    while (!stack.empty()) {
-        const Frame f = stack.back();
-        stack.pop_back();
-        if (f.k == loops.size()) {
-            const std::int64_t ext = place.macStage ? 1 : nest.innerExtent(place.boundary, d, imp && f.allLast);
-            for (std::int64_t x = f.base; x < f.base + ext && x < w.bounds[d]; ++x) covered[static_cast<std::size_t>(x)] = 1;
-            continue;
+// A child's partition is a union of intervals per dimension. Enumerating every iteration of the
+// loops of a dimension costs its trip counts (2^31 for a prime dimension in one loop); instead
+// every run of loops whose iterations cover one contiguous range is collapsed into that range,
+// and only the rest is enumerated, up to this many intervals.
+constexpr std::size_t kMaxPartitionIntervals = std::size_t{1} << 20;
+
+// What the loops k.. of a dimension cover from a base b: [b + offset, b + offset + length), or
+// nothing (`empty`: the child is idle in that context); `collapsed` = false when the range is
+// not one interval, so the frame must be enumerated.
+struct Block {
+    bool collapsed = false;
+    bool empty = false;
+    std::int64_t offset = 0, length = 0;
+};
+
+class CoveredIntervals {
+public:
+    CoveredIntervals(const Workload& w, const NestLayout& nest, int d, const ChildPlace& place)
+        : nest_(nest), place_(place), d_(d), bound_(w.bounds[d]), imperfect_(nest.dimImperfect(d))
+    {
+        for (int p = 0; p < place.boundary; ++p) {
+            const NestLoop& l = nest.loops[p];
+            if (l.dim != d) continue;
+            loops_.push_back(&l);
+            if (!l.spatial()) fixed_.push_back(-1);
+            else if (p < place.leafPos) fixed_.push_back(walker::representative((*place.instanceCats)[p], l));
+            else fixed_.push_back(walker::representative((*place.childCats)[p - place.leafPos], l));
         }
-        const NestLoop& l = *loops[f.k];
-        const std::int64_t trips = (imp && f.allLast) ? l.residual : l.bound;
-        if (fixed[f.k] >= 0) {
-            if (fixed[f.k] >= trips) continue;  // this child is idle then
-            stack.push_back({f.k + 1, f.base + fixed[f.k] * l.stride, f.allLast && fixed[f.k] == trips - 1});
-        } else {
+        const std::size_t n = loops_.size();
+        blocks_.assign(2 * (n + 1), Block{});
+        for (std::size_t k = n + 1; k-- > 0;)
+            for (int last = 0; last < 2; ++last) blocks_[2 * k + last] = blockAt(k, last != 0);
+    }
+
+    // Sorted, disjoint intervals of the positions the child ever covers.
+    Intervals run() const
+    {
+        struct Frame {
+            std::size_t k;
+            std::int64_t base;
+            bool allLast;
+        };
+        Intervals out;
+        std::vector<Frame> stack{{0, 0, true}};
+        while (!stack.empty()) {
+            const Frame f = stack.back();
+            stack.pop_back();
+            const Block& b = block(f.k, f.allLast);
+            if (b.collapsed) {
+                if (b.empty) continue;
+                const std::int64_t lo = f.base + b.offset, hi = std::min(bound_, lo + b.length);
+                if (lo < hi) out.push_back({lo, hi});
+                if (out.size() > kMaxPartitionIntervals) throw ExactBudgetExceeded(tooMany());
+                continue;
+            }
+            const NestLoop& l = *loops_[f.k];
+            const std::int64_t trips = tripsOf(l, f.allLast);
+            const std::int64_t fx = fixed_[f.k];
+            if (fx >= 0) {
+                stack.push_back({f.k + 1, f.base + fx * l.stride, f.allLast && fx == trips - 1});
+                continue;
+            }
+            if (stack.size() + static_cast<std::size_t>(trips) > kMaxPartitionIntervals) throw ExactBudgetExceeded(tooMany());
             for (std::int64_t i = 0; i < trips; ++i) stack.push_back({f.k + 1, f.base + i * l.stride, f.allLast && i == trips - 1});
         }
+        std::sort(out.begin(), out.end());
+        Intervals merged;
+        for (const auto& iv : out) {
+            if (!merged.empty() && iv.first <= merged.back().second) merged.back().second = std::max(merged.back().second, iv.second);
+            else merged.push_back(iv);
+        }
+        return merged;
     }
-}
+
+private:
+    std::int64_t tripsOf(const NestLoop& l, bool allLast) const { return (imperfect_ && allLast) ? l.residual : l.bound; }
+    const Block& block(std::size_t k, bool allLast) const { return blocks_[2 * k + (allLast ? 1 : 0)]; }
+    std::string tooMany() const
+    {
+        return "exact evaluation exceeds " + std::to_string(kMaxPartitionIntervals) +
+               " intervals in one child's partition of dimension " + std::to_string(d_);
+    }
+
+    // Needs the blocks of k + 1.
+    Block blockAt(std::size_t k, bool allLast) const
+    {
+        if (k == loops_.size())
+            return {true, false, 0, place_.macStage ? 1 : nest_.innerExtent(place_.boundary, d_, imperfect_ && allLast)};
+        const NestLoop& l = *loops_[k];
+        const std::int64_t trips = tripsOf(l, allLast);
+        const std::int64_t fx = fixed_[k];
+        if (fx >= 0) {
+            if (fx >= trips) return {true, true, 0, 0};  // idle in this context
+            Block b = block(k + 1, allLast && fx == trips - 1);
+            if (b.collapsed && !b.empty) b.offset += fx * l.stride;
+            return b;
+        }
+        const Block& last = block(k + 1, allLast);
+        if (trips == 1) return last;
+        const Block& inner = block(k + 1, false);  // every iteration but the last
+        if (!inner.collapsed || !last.collapsed) return {};
+        if (inner.empty && last.empty) return {true, true, 0, 0};
+        // Iterations 0 .. trips-2 form one range when each starts inside or right after the one before.
+        std::int64_t lo = 0, hi = 0;
+        bool have = false;
+        if (!inner.empty) {
+            if (trips > 2 && l.stride > inner.length) return {};
+            lo = inner.offset;
+            hi = (trips - 2) * l.stride + inner.offset + inner.length;
+            have = true;
+        }
+        if (!last.empty) {
+            const std::int64_t llo = (trips - 1) * l.stride + last.offset, lhi = llo + last.length;
+            if (have && (llo > hi || lo > lhi)) return {};  // a gap before the last iteration
+            lo = have ? std::min(lo, llo) : llo;
+            hi = have ? std::max(hi, lhi) : lhi;
+        }
+        return {true, false, lo, hi - lo};
+    }
+
+    const NestLayout& nest_;
+    const ChildPlace& place_;
+    int d_;
+    std::int64_t bound_;
+    bool imperfect_;
+    std::vector<const NestLoop*> loops_;
+    std::vector<std::int64_t> fixed_;  // per loop: the child's fixed index (spatial), -1 = temporal
+    std::vector<Block> blocks_;        // [2 * k + allLast]
+};
 
 } // namespace
 
 std::int64_t childDistinctWords(const Workload& w, const NestLayout& nest, int tensor, const ChildPlace& place)
 {
     thread_local std::vector<Intervals> positions;
-    thread_local std::vector<std::uint8_t> covered;
     positions.resize(static_cast<std::size_t>(w.numDims()));
-    for (int d = 0; d < w.numDims(); ++d) {
-        coveredPositions(w, nest, d, place, covered);
-        positions[d] = intervalsOf(covered);
-    }
+    for (int d = 0; d < w.numDims(); ++d) positions[d] = CoveredIntervals(w, nest, d, place).run();
     std::int64_t total = 1;
     for (const auto& rank : w.tensors[tensor].ranks) total *= countRankValues(rank, positions);
     return total;

@@ -1,6 +1,10 @@
 #include "model/DistinctWords.h"
 
+#include "model/ExactBudget.h"
+
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace nestor::model {
 namespace {
@@ -28,6 +32,34 @@ Intervals merge(Intervals v)
     }
     return out;
 }
+
+// The Minkowski sum by interval arithmetic, terms by increasing coefficient: it stays a union
+// of few intervals when no term's step jumps over the intervals it shifts (a sliding window
+// h = s*p + d*r with r's span >= s); nullopt when it would not (then values are counted one by one).
+constexpr std::size_t kMaxSumIntervals = std::size_t{1} << 16;
+
+std::optional<Intervals> sumByIntervals(const RankExpression& rank, const std::vector<Intervals>& positions)
+{
+    std::vector<const ProjectionTerm*> terms;
+    for (const auto& t : rank) terms.push_back(&t);
+    std::sort(terms.begin(), terms.end(), [](const auto* a, const auto* b) { return a->coef < b->coef; });
+    Intervals values{{0, 1}};
+    for (const ProjectionTerm* t : terms) {
+        if (t->coef <= 0) return std::nullopt;
+        Intervals next;
+        for (const auto& [a, b] : values)
+            for (const auto& [lo, hi] : positions[t->dim]) {
+                if (hi - lo > 1 && t->coef > b - a) return std::nullopt;
+                next.push_back({a + t->coef * lo, b + t->coef * (hi - 1)});
+                if (next.size() > kMaxSumIntervals) return std::nullopt;
+            }
+        values = merge(std::move(next));
+    }
+    return values;
+}
+
+// Counting values one by one takes a bitmap over the whole value range: bounded.
+constexpr std::int64_t kMaxBitmapValues = std::int64_t{1} << 28;
 
 } // namespace
 
@@ -61,9 +93,18 @@ std::int64_t countRankValues(const RankExpression& rank, const std::vector<Inter
         for (const auto& iv : positions[rank[0].dim]) n += iv.second - iv.first;
         return n;
     }
-    std::int64_t maxValue = 0;
     for (const auto& t : rank)
-        if (!positions[t.dim].empty()) maxValue += t.coef * (positions[t.dim].back().second - 1);
+        if (positions[t.dim].empty()) return 0;
+    if (const auto sum = sumByIntervals(rank, positions)) {
+        std::int64_t n = 0;
+        for (const auto& iv : *sum) n += iv.second - iv.first;
+        return n;
+    }
+    std::int64_t maxValue = 0;
+    for (const auto& t : rank) maxValue += t.coef * (positions[t.dim].back().second - 1);
+    if (maxValue >= kMaxBitmapValues)
+        throw ExactBudgetExceeded("exact evaluation exceeds " + std::to_string(kMaxBitmapValues) +
+                                  " values in one rank's distinct-word count");
     const std::size_t words = static_cast<std::size_t>(maxValue / 64 + 1);
     Bits values(words, 0);
     values[0] = 1;

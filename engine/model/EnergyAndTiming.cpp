@@ -1,5 +1,7 @@
 #include "model/EnergyAndTiming.h"
 
+#include "common/CheckedMath.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -45,7 +47,17 @@ void applyEnergyAndTiming(const Architecture& a, const Mapping& m, const std::ve
         if (lvl.shared_bw_words_per_cycle && readDemand + writeDemand > 0)
             slowdown = std::min(slowdown, *lvl.shared_bw_words_per_cycle / (readDemand + writeDemand));
         ls.slowdown = slowdown;
-        ls.cycles = static_cast<std::int64_t>(std::ceil(static_cast<double>(cc) / slowdown - 1e-9));
+        // A tiny bandwidth can stretch the cycles past any count: an error, never a wrapped cast.
+        const double cycles = std::ceil(static_cast<double>(cc) / slowdown - 1e-9);
+        if (cycles < static_cast<double>(kCountLimit)) {
+            ls.cycles = static_cast<std::int64_t>(cycles);
+        } else {
+            ls.cycles = kCountLimit;
+            ev.errors.push_back({"architecture.levels[" + std::to_string(i) + "]",
+                                 "the bandwidth of " + lvl.name + " stretches the cycles to " + approximateMagnitude(cycles) +
+                                     ", which exceeds 2^62 - 1",
+                                 {}});
+        }
         ev.cycles = std::max(ev.cycles, ls.cycles);
     }
 
@@ -70,8 +82,11 @@ void applyEnergyAndTiming(const Architecture& a, const Mapping& m, const std::ve
             ts.energy_pJ = e * clusterFactor;
             ls.energy_pJ += ts.energy_pJ;
         }
+        // Timeloop: leak x total cycles x its utilized instances, which under an imperfect
+        // spatial fanout is the (truncated) average number of busy instances; here the exact
+        // average (at least 1: a level that keeps nothing is charged one instance, as Timeloop does).
         ls.leakage_energy_pJ = lvl.energy.leak_pJ * static_cast<double>(ev.cycles) *
-                               static_cast<double>(std::max<std::int64_t>(1, ls.utilized_instances));
+                               std::max(1.0, ls.average_busy_instances);
         ls.energy_pJ += ls.leakage_energy_pJ;
         ev.energy_pJ += ls.energy_pJ;
     }

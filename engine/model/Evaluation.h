@@ -38,6 +38,9 @@ struct LevelStats {
     std::vector<TensorLevelStats> tensors;  // per workload tensor
     std::int64_t capacity_used_words = 0;   // sum over kept tensors of utilized capacity
     std::int64_t utilized_instances = 0;    // max over tensors
+    // Leakage's instances: over the level's time steps (the iterations of the temporal loops
+    // above it), the mean number of its instances that are busy (docs/model.md, "Leakage").
+    double average_busy_instances = 0.0;
     std::int64_t cycles = 0;                // ceil(compute cycles / slowdown)
     double slowdown = 1.0;                  // Timeloop's "bandwidth throttling"
     double leakage_energy_pJ = 0.0;
@@ -47,6 +50,9 @@ struct LevelStats {
 struct Evaluation {
     bool valid = false;
     Diagnostics errors;                     // why the mapping is invalid
+    // The mapping may be valid, but its exact analysis needs more memory or work than
+    // ModelOptions allows: no figures (a search counts and skips it).
+    bool exactBudgetExceeded = false;
     std::vector<LevelStats> levels;         // same order as the architecture (outermost first)
     std::vector<std::string> tensorNames;
     std::int64_t macs = 0;                  // computes

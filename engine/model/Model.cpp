@@ -3,6 +3,7 @@
 #include "model/EnergyAndTiming.h"
 #include "model/NestLayout.h"
 #include "model/StageAnalysis.h"
+#include "model/ExactBudget.h"
 #include "model/TileGeometry.h"
 
 #include <algorithm>
@@ -47,8 +48,15 @@ public:
         const std::size_t key = static_cast<std::size_t>(level * w_.numTensors() + tensor);
         if (done_[key] == 2 || (ratioOnly && done_[key] == 1)) return cache_[key];
         if (steps_[tensor].empty()) steps_[tensor] = model::projectSteps(w_, n_, tensor);
-        const model::StageSpec s = model::stageSpecFor(w_, m_, n_, steps_[tensor], o_, level, tensor, ratioOnly);
-        model::analyzeStage(s, cache_[key]);
+        model::StageSpec s = model::stageSpecFor(w_, m_, n_, steps_[tensor], o_, level, tensor, ratioOnly);
+        s.walkWork = &walkWork_;
+        try {
+            model::analyzeStage(s, cache_[key]);
+        } catch (const model::ExactBudgetExceeded& e) {
+            done_[key] = 0;
+            throw model::ExactBudgetExceeded(std::string(e.what()) + " for " + w_.tensors[tensor].name + " from " +
+                                             a_.levels[level].name + " to the level below");
+        }
         if (ratioOnly && w_.tensors[tensor].readWrite) cache_[key].complete = false;  // partitions missing
         // A ratio-only result is marked incomplete; a later full request computes it again.
         done_[key] = cache_[key].complete ? 2 : 1;
@@ -71,6 +79,7 @@ private:
     std::vector<StageResult>& cache_;
     std::vector<std::uint8_t> done_;
     std::vector<std::vector<model::Vec>> steps_;
+    std::uint64_t walkWork_ = 0;  // shared by the stages' walks: the work budget is per evaluation
 };
 
 using model::CountHistogram;
@@ -133,12 +142,20 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
         if (k == 0) {
             ts.partition_size = rw ? ts.utilized_capacity : 0;
             ts.utilized_instances = 1;
+            ev.levels[k].average_busy_instances = 1.0;
             continue;
         }
+        // Busy (instance, step) pairs over the steps of level k; the all-zero instance is busy
+        // at every step, so the busiest child's steps are all of them.
+        std::int64_t busy = 0, steps = 0;
         for (const auto& c : stages.get(k - 1, t).children) {
             ts.partition_size = std::max(ts.partition_size, c.distinctWords);
             ts.utilized_instances += c.count;
+            busy += c.count * c.activeSteps;
+            steps = std::max(steps, c.activeSteps);
         }
+        if (steps > 0)
+            ev.levels[k].average_busy_instances = static_cast<double>(busy) / static_cast<double>(steps);
     }
     // Words an instance of level k ever holds, by instance signature.
     auto partitionOf = [&](int k, const model::Signature& sig) -> std::int64_t {
@@ -301,6 +318,36 @@ void resetEvaluation(const Workload& w, const Architecture& a, Evaluation& ev)
     ev.levels = std::move(levels);
 }
 
+// Access counts of every (level, tensor), then cycles and energy. Throws
+// model::ExactBudgetExceeded when a stage's exact analysis exceeds the options' budgets.
+void countAccessesAndTime(const Workload& w, const Architecture& a, const Mapping& m, const model::NestLayout& nest,
+                          const ModelOptions& opt, Evaluation& ev)
+{
+    Stages stages(w, a, m, nest, opt);
+    // Per-thread scratch, cleared but not freed between evaluations.
+    thread_local std::vector<std::vector<TensorCounts>> counts;
+    counts.resize(a.levels.size());
+    for (auto& level : counts) {
+        level.resize(w.tensors.size());
+        for (auto& c : level) {
+            c.reads.entries.clear();
+            c.fills.entries.clear();
+            c.updates.entries.clear();
+        }
+    }
+    for (int t = 0; t < w.numTensors(); ++t) fillTensorCounts(w, a, m, opt, stages, t, ev, counts);
+
+    const StageResult& macStage = stages.get(a.numLevels() - 1, 0);
+    ev.macs = macStage.macs;
+    for (const auto& c : macStage.children) {
+        ev.compute_cycles = std::max(ev.compute_cycles, c.activeSteps);
+        ev.utilized_macs += c.count;
+    }
+    for (auto& ls : ev.levels)
+        for (const auto& ts : ls.tensors) ls.utilized_instances = std::max(ls.utilized_instances, ts.utilized_instances);
+    model::applyEnergyAndTiming(a, m, counts, ev);
+}
+
 } // namespace
 
 Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt)
@@ -325,29 +372,17 @@ void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const 
     fillCapacities(w, a, m, nest, ev);
     checkCapacity(w, a, opt.briefErrors, ev);
     if (!ev.errors.empty()) return;
-    Stages stages(w, a, m, nest, opt);
-    // Per-thread scratch, cleared but not freed between evaluations.
-    thread_local std::vector<std::vector<TensorCounts>> counts;
-    counts.resize(a.levels.size());
-    for (auto& level : counts) {
-        level.resize(w.tensors.size());
-        for (auto& c : level) {
-            c.reads.entries.clear();
-            c.fills.entries.clear();
-            c.updates.entries.clear();
-        }
+    try {
+        countAccessesAndTime(w, a, m, nest, opt, ev);
+    } catch (const model::ExactBudgetExceeded& e) {
+        // Figures half-filled by the interrupted analysis would lie: start from a clean evaluation.
+        resetEvaluation(w, a, ev);
+        ev.macs = w.macs();
+        ev.area_um2 = a.area_um2();
+        fillCapacities(w, a, m, nest, ev);
+        ev.exactBudgetExceeded = true;
+        ev.errors.push_back({"mapping", e.what(), {}});
     }
-    for (int t = 0; t < w.numTensors(); ++t) fillTensorCounts(w, a, m, opt, stages, t, ev, counts);
-
-    const StageResult& macStage = stages.get(a.numLevels() - 1, 0);
-    ev.macs = macStage.macs;
-    for (const auto& c : macStage.children) {
-        ev.compute_cycles = std::max(ev.compute_cycles, c.activeSteps);
-        ev.utilized_macs += c.count;
-    }
-    for (auto& ls : ev.levels)
-        for (const auto& ts : ls.tensors) ls.utilized_instances = std::max(ls.utilized_instances, ts.utilized_instances);
-    model::applyEnergyAndTiming(a, m, counts, ev);
     ev.valid = ev.errors.empty();
 }
 

@@ -6,6 +6,9 @@
 #include "model/Evaluation.h"
 #include "workload/Workload.h"
 
+#include <cstddef>
+#include <cstdint>
+
 namespace nestor {
 
 struct ModelOptions {
@@ -19,6 +22,11 @@ struct ModelOptions {
     bool inputsValidated = false;
     // An invalid mapping gets one short error without figures (a search only counts them).
     bool briefErrors = false;
+    // Bounds on the exact analysis of stages that no closed form covers (the memoized walk):
+    // memory of its memo and steps of work. Past either, the evaluation stops with
+    // `exactBudgetExceeded` and an error saying which bound; it never returns a guess.
+    std::size_t exactMemoryBudgetMB = 256;
+    std::uint64_t exactWorkBudget = 5'000'000;  // walk steps per evaluation (a few seconds on one core)
 };
 
 // Never throws on a bad mapping: an invalid mapping yields valid == false with errors.

@@ -70,10 +70,19 @@ std::int64_t distinctOffsets(const StageSpec& spec, int leafPos, int boundary, i
     const NestLayout& nest = *spec.nest;
     const auto& steps = *spec.stepVectors;
     bool coupled = false;
+    std::int64_t children = 1;
     for (int p = leafPos; p < boundary; ++p) {
         int touched = 0;
         for (int r = 0; r < nRanks; ++r) touched += steps[p][r] != 0;
         coupled = coupled || touched > 1;
+        children *= nest.loops[p].bound;
+    }
+    // The per-rank bitmaps span the offsets' range, which a large coefficient makes far wider
+    // than the children (up to 2^62): then enumerating the children is the smaller job.
+    for (int r = 0; r < nRanks && !coupled; ++r) {
+        std::int64_t span = 1;
+        for (int p = leafPos; p < boundary; ++p) span += (nest.loops[p].bound - 1) * steps[p][r];
+        coupled = span / 64 > children + 64;
     }
     if (coupled) {
         thread_local std::vector<Vec> offsets;

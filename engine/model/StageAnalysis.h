@@ -89,6 +89,9 @@ struct StageSpec {
     const std::vector<Vec>* stepVectors = nullptr;  // per nest loop: its stride projected on the tensor's ranks
     bool needDistinct = true;
     bool ratioOnly = false;     // only the multicast ratio is needed (a bypassing level's stage)
+    // Work units spent by the walks of the evaluation so far (the work budget is per evaluation);
+    // null = count per stage.
+    std::uint64_t* walkWork = nullptr;
     bool linkStage = false;     // children can forward to neighbours: they keep the tensor (or are MACs)   // compute the words each child ever holds (needed for read-write tensors)
 };
 

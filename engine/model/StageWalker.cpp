@@ -315,7 +315,9 @@ private:
         const std::uint32_t bit = 1u << l.dim;
         const bool active = true;  // idle instances never get here
         Key key{p, flags, active, suffixCode_.empty() ? 0 : suffixCode_[p], st};
+        chargeWork(1);  // a lookup hashes and compares whole states
         if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+        chargeMemoEntry();
 
         const std::int64_t trips = (imp && (flags & bit)) ? l.residual : l.bound;
         const std::uint32_t innerFlags = imp ? (flags & ~bit) : flags;
@@ -349,6 +351,7 @@ private:
                 }
                 if (detect) seen.push_back({a, {cur, res.acc}});
             }
+            chargeWork(1 + cur.size());
             RunResult scratch;
             const RunResult& sub = runFrom(p + 1, innerFlags, active, cur, scratch);
             res.acc.add(sub.acc);
@@ -420,6 +423,7 @@ private:
     {
         RunResult res{Acc(classes_.size()), st, {}};
         if (!active) return res;
+        chargeWork((spec_.linkStage || classes_.size() > 1) ? children_.size() : classes_.size());
         const std::size_t nc = classes_.size();
         // leaf() never recurses: its per-step buffers are members, kept between steps.
         std::vector<Delta>& deltas = leafDeltas_;
@@ -564,6 +568,35 @@ private:
             i = j;
         }
     }
+
+    // Budgets (ModelOptions::exactMemoryBudgetMB, exactWorkBudget): the memo's entries are
+    // counted at their approximate footprint (node, key and result with their per-class
+    // states); work is the iterations walked (with their class states) and the children
+    // visited per leaf step (link checks and grouping touch each).
+    std::size_t memoEntryBytes() const
+    {
+        const std::size_t nc = classes_.size();
+        const std::size_t inlineStates = nc > 2 ? nc * sizeof(ClassState) * 2 : 0;  // key and exit spill
+        const std::size_t inlineAccs = nc > 4 ? nc * sizeof(ClassAcc) : 0;
+        return sizeof(Key) + sizeof(RunResult) + 4 * sizeof(void*) + inlineStates + inlineAccs;
+    }
+    void chargeMemoEntry()
+    {
+        memoBytes_ += memoEntryBytes();
+        const std::size_t limit = spec_.options->exactMemoryBudgetMB;
+        if (limit > 0 && memoBytes_ > (limit << 20))
+            throw ExactBudgetExceeded("exact evaluation exceeds " + std::to_string(limit) + " MB of analysis memory");
+    }
+    void chargeWork(std::uint64_t units)
+    {
+        std::uint64_t& work = spec_.walkWork ? *spec_.walkWork : work_;
+        work += units;
+        const std::uint64_t limit = spec_.options->exactWorkBudget;
+        if (limit > 0 && work > limit)
+            throw ExactBudgetExceeded("exact evaluation exceeds " + std::to_string(limit) + " analysis steps");
+    }
+    std::size_t memoBytes_ = 0;
+    std::uint64_t work_ = 0;
 
     const StageSpec& spec_;
     const NestLayout& nest_;

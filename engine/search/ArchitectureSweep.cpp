@@ -1,17 +1,27 @@
 #include "search/ArchitectureSweep.h"
 
 #include "analysis/ParetoFront.h"
+#include "common/CheckedMath.h"
 
-#include <cstdio>
+#include <charconv>
 
 namespace nestor {
 
 PeArraySize parsePeArraySize(const std::string& text)
 {
-    long long x = 0, y = 0;
-    char tail = 0;
-    if (std::sscanf(text.c_str(), "%lldx%lld%c", &x, &y, &tail) != 2 || x < 1 || y < 1)
-        throw NestorError("arrays", "array size '" + text + "' is not XxY (e.g. 14x12)");
+    // Digits only, range-checked (sscanf's %lld is undefined beyond 64 bits); X*Y PEs must be
+    // a count (below 2^62, common/CheckedMath.h).
+    const std::size_t sep = text.find('x');
+    const std::string xs = sep == std::string::npos ? std::string() : text.substr(0, sep);
+    const std::string ys = sep == std::string::npos ? std::string() : text.substr(sep + 1);
+    auto isDigits = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
+    if (!isDigits(xs) || !isDigits(ys)) throw NestorError("arrays", "array size '" + text + "' is not XxY (e.g. 14x12)");
+    std::int64_t x = 0, y = 0, pes = 0;
+    const bool fits = std::from_chars(xs.data(), xs.data() + xs.size(), x).ec == std::errc() &&
+                      std::from_chars(ys.data(), ys.data() + ys.size(), y).ec == std::errc();
+    if (fits && (x < 1 || y < 1)) throw NestorError("arrays", "array size '" + text + "': X and Y must be at least 1");
+    if (!fits || !checkedMul(x, y, &pes) || !belowCountLimit(pes))
+        throw NestorError("arrays", "array size '" + text + "' is too large (X x Y PEs must stay below 2^62)");
     return {x, y};
 }
 
@@ -84,7 +94,10 @@ SweepResult runArchitectureSweep(const Architecture& base, const std::vector<Net
                     pt.utilization = pt.cycles > 0 ? macs / static_cast<double>(pt.cycles) : 0.0;
                 }
             } catch (const NestorError& e) {
-                if (e.diagnostics().size() == 1 && e.diagnostics().front().field == "search.algorithm") throw;
+                // Options that fail every point are the caller's error, not this point's.
+                if (e.diagnostics().size() == 1 &&
+                    (e.diagnostics().front().field == "search.algorithm" || e.diagnostics().front().field == "search.threads"))
+                    throw;
                 pt.error = e.what();
             }
             if (sweepObserver) sweepObserver->onPointFinished(pt);

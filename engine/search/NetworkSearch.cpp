@@ -34,9 +34,11 @@ NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<Ne
                                      const NetworkSearchOptions& opt, SearchObserver* observer,
                                      const std::atomic<bool>* cancel)
 {
-    if (!findSearchAlgorithm(opt.search.algorithm))
+    if (!opt.search.algorithmFactory && !findSearchAlgorithm(opt.search.algorithm))
         throw NestorError("search.algorithm", "unknown algorithm '" + opt.search.algorithm + "'");
-    if (opt.search.threads < 1) throw NestorError("search.threads", "at least one thread");
+    if (opt.search.threads < 1 || opt.search.threads > kMaxSearchThreads)
+        throw NestorError("search.threads", "the thread count (" + std::to_string(opt.search.threads) +
+                                                ") must be between 1 and " + std::to_string(kMaxSearchThreads));
     const auto t0 = std::chrono::steady_clock::now();
     auto* netObserver = dynamic_cast<NetworkSearchObserver*>(observer);
     NetworkSearchResult out;
@@ -61,12 +63,14 @@ NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<Ne
         } else {
             if (netObserver) netObserver->onLayerStarted(i, count, l.name);
             try {
-                const Mapspace space(l.workload, a, opt.kind, l.constraints, opt.mapspace);
+                const Mapspace space(l.workload, a, opt.kind, l.constraints, opt.mapspace, cancel);
                 r.mapspaceSize = space.size().total;
                 r.result = runSearch(space, opt.search, observer, cancel);
                 r.searched = true;
                 if (r.result.cancelled) out.cancelled = true;
-            } catch (const NestorError& e) {
+            } catch (const MapspaceCancelled&) {
+                out.cancelled = true;  // this layer is not searched
+            } catch (const NestorError& e) {  // the mapspace, or a search thread that failed
                 r.error = e.what();
             }
             if (r.searched || !r.error.empty()) done.emplace(l.name, out.layers.size());

@@ -38,8 +38,8 @@ struct NetworkSearchOptions {
 struct NetworkLayerResult {
     std::string name;
     std::int64_t repeat = 1;
-    bool searched = false;             // false when cancelled before this layer
-    std::string error;                 // the mapspace could not be built (constraints, ...)
+    bool searched = false;             // false when cancelled before or while building its mapspace
+    std::string error;                 // the mapspace could not be built (constraints, ...) or the search failed
     long double mapspaceSize = 0;      // MapspaceSize::total
     SearchResult result;               // result.found: a valid mapping was found
 };
@@ -67,8 +67,9 @@ public:
 // constraints when `withConstraints` is false). Throws NestorError for an unknown network.
 std::vector<NetworkSearchLayer> projectNetworkLayers(const Project& p, const std::string& network, bool withConstraints = true);
 
-// Throws NestorError for an unknown algorithm or a thread count below 1; a layer whose
-// mapspace cannot be built gets an error and no mapping (the others are still searched).
+// Throws NestorError for an unknown algorithm or a thread count outside [1, kMaxSearchThreads];
+// a layer whose mapspace cannot be built or whose search fails (a search thread out of
+// memory, ...) gets an error and no mapping (the others are still searched).
 NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<NetworkSearchLayer>& layers,
                                      const NetworkSearchOptions& opt, SearchObserver* observer = nullptr,
                                      const std::atomic<bool>* cancel = nullptr);

@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 
 namespace nestor {
@@ -21,14 +24,17 @@ struct ThreadResult {
     std::string stopReason;
     ParetoArchive front;
     std::vector<EvaluatedPoint> scatter;
+    std::exception_ptr error;  // what ended this thread, when it did not finish normally
 };
 
 struct Shared {
     std::mutex mutex;
     std::condition_variable done;
     int running = 0;
+    std::atomic<bool> stop{false};  // a thread failed: the others stop too
     std::atomic<std::int64_t> evaluated{0};
     std::atomic<std::int64_t> valid{0};
+    std::atomic<std::int64_t> overBudget{0};
     bool hasBest = false;
     std::vector<double> best;
     std::vector<SearchCurvePoint> curve;
@@ -40,11 +46,12 @@ std::int64_t share(std::int64_t total, int threads, int id)
     return total / threads + (id < total % threads ? 1 : 0);
 }
 
-void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::atomic<bool>* cancel, Shared& sh,
-            ThreadResult& out)
+void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const std::atomic<bool>* cancel, Shared& sh,
+                  ThreadResult& out)
 {
     SearchContext ctx{&space, id, opt.threads, opt.seed, opt.maxOrdersPerVisit};
-    auto algo = findSearchAlgorithm(opt.algorithm)->create(ctx);
+    auto algo = opt.algorithmFactory ? opt.algorithmFactory(ctx) : findSearchAlgorithm(opt.algorithm)->create(ctx);
+    if (!algo) throw NestorError("search.algorithm", "the algorithm factory made no algorithm");
     const bool rules = algo->usesTerminationRules();
     const std::int64_t sizeLimit = share(opt.searchSize, opt.threads, id);
     const std::int64_t budget = share(opt.evaluationBudget, opt.threads, id);
@@ -72,14 +79,16 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
     // Shared counters are bumped in batches: one atomic add per candidate from every thread
     // would keep their cache line bouncing between cores.
     constexpr std::int64_t kFlushEvery = 64;
-    std::int64_t unflushedEvaluated = 0, unflushedValid = 0;
+    std::int64_t unflushedEvaluated = 0, unflushedValid = 0, unflushedOverBudget = 0;
     auto flush = [&] {
         sh.evaluated.fetch_add(unflushedEvaluated, std::memory_order_relaxed);
         sh.valid.fetch_add(unflushedValid, std::memory_order_relaxed);
-        unflushedEvaluated = unflushedValid = 0;
+        sh.overBudget.fetch_add(unflushedOverBudget, std::memory_order_relaxed);
+        unflushedEvaluated = unflushedValid = unflushedOverBudget = 0;
     };
     for (;;) {
         if (cancel && cancel->load(std::memory_order_relaxed)) { out.stopReason = "cancelled"; break; }
+        if (sh.stop.load(std::memory_order_relaxed)) { out.stopReason = "another thread failed"; break; }
         if (budgetOn && evaluated >= budget) { out.stopReason = "budget"; break; }
         if (sizeOn && valid >= sizeLimit) { out.stopReason = "search size"; break; }
         if (!algo->next(p)) { out.stopReason = "exhausted"; break; }
@@ -119,6 +128,9 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
                 ++nonImproving;
             }
         } else {
+            // Over-budget candidates are skipped like invalid ones (also by the timeout rule,
+            // so a space where every candidate is over budget still ends), but counted apart.
+            if (ev.exactBudgetExceeded) ++unflushedOverBudget;
             ++invalidStreak;
         }
         algo->report(ok, cost, improved);
@@ -133,9 +145,38 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
     }
     flush();
     out.scatter = reservoir.points();
+}
+
+// A thread's exception must not reach std::thread (std::terminate): it is kept for the caller.
+void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::atomic<bool>* cancel, Shared& sh,
+            ThreadResult& out) noexcept
+{
+    try {
+        searchThread(space, opt, id, cancel, sh, out);
+    } catch (...) {
+        out.error = std::current_exception();
+        out.stopReason = "failed";
+        sh.stop.store(true);
+    }
     std::lock_guard<std::mutex> lock(sh.mutex);
     --sh.running;
     sh.done.notify_all();
+}
+
+[[noreturn]] void throwThreadFailure(const std::exception_ptr& error, int id)
+{
+    const std::string who = "search thread " + std::to_string(id + 1);
+    try {
+        std::rethrow_exception(error);
+    } catch (const NestorError&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        throw NestorError("search", who + " ran out of memory (std::bad_alloc)");
+    } catch (const std::exception& e) {
+        throw NestorError("search", who + " failed: " + e.what());
+    } catch (...) {
+        throw NestorError("search", who + " failed with an unknown exception");
+    }
 }
 
 } // namespace
@@ -143,9 +184,11 @@ void worker(const Mapspace& space, const SearchOptions& opt, int id, const std::
 SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchObserver* observer,
                        const std::atomic<bool>* cancel)
 {
-    if (!findSearchAlgorithm(opt.algorithm))
+    if (!opt.algorithmFactory && !findSearchAlgorithm(opt.algorithm))
         throw NestorError("search.algorithm", "unknown search algorithm '" + opt.algorithm + "'");
-    if (opt.threads < 1) throw NestorError("search.threads", "the thread count must be at least 1");
+    if (opt.threads < 1 || opt.threads > kMaxSearchThreads)
+        throw NestorError("search.threads", "the thread count (" + std::to_string(opt.threads) + ") must be between 1 and " +
+                                                std::to_string(kMaxSearchThreads));
     if (opt.metrics.empty()) throw NestorError("search.metrics", "no metric given");
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
@@ -154,14 +197,26 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
     std::vector<ThreadResult> results(opt.threads);
     std::vector<std::thread> threads;
     threads.reserve(opt.threads);
-    for (int i = 0; i < opt.threads; ++i)
-        threads.emplace_back(worker, std::cref(space), std::cref(opt), i, cancel, std::ref(sh), std::ref(results[i]));
+    std::string startFailure;
+    for (int i = 0; i < opt.threads; ++i) {
+        try {
+            threads.emplace_back(worker, std::cref(space), std::cref(opt), i, cancel, std::ref(sh), std::ref(results[i]));
+        } catch (const std::system_error& e) {
+            startFailure = "cannot start search thread " + std::to_string(i + 1) + " of " + std::to_string(opt.threads) +
+                           ": " + e.what();
+            sh.stop.store(true);
+            std::lock_guard<std::mutex> lock(sh.mutex);
+            sh.running -= opt.threads - i;
+            break;
+        }
+    }
 
     std::size_t curveReported = 0;
     auto report = [&](std::unique_lock<std::mutex>& lock) {
         SearchProgress pr;
         pr.evaluated = sh.evaluated.load();
         pr.valid = sh.valid.load();
+        pr.overBudget = sh.overBudget.load();
         pr.hasBest = sh.hasBest;
         pr.best = sh.hasBest ? sh.best.front() : 0.0;
         pr.seconds = std::chrono::duration<double>(clock::now() - t0).count();
@@ -174,14 +229,26 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
         }
         lock.lock();
     };
+    std::exception_ptr observerError;  // the observer runs here; the threads must still be joined
     {
         std::unique_lock<std::mutex> lock(sh.mutex);
         while (sh.running > 0) {
             sh.done.wait_for(lock, std::chrono::milliseconds(50));
-            report(lock);
+            if (observerError) continue;
+            try {
+                report(lock);
+            } catch (...) {
+                if (!lock.owns_lock()) lock.lock();
+                observerError = std::current_exception();
+                sh.stop.store(true);
+            }
         }
     }
     for (auto& t : threads) t.join();
+    if (observerError) std::rethrow_exception(observerError);
+    if (!startFailure.empty()) throw NestorError("search.threads", startFailure);
+    for (int i = 0; i < static_cast<int>(results.size()); ++i)
+        if (results[i].error) throwThreadFailure(results[i].error, i);
 
     SearchResult r;
     ParetoArchive front;
@@ -201,6 +268,7 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
     r.energyDelayFront = front.sortedByCycles();
     r.evaluated = sh.evaluated.load();
     r.valid = sh.valid.load();
+    r.overBudget = sh.overBudget.load();
     r.cancelled = cancel && cancel->load();
     r.curve = sh.curve;
     r.seconds = std::chrono::duration<double>(clock::now() - t0).count();

@@ -13,6 +13,10 @@
 // and thread count give the same result. The cancel flag is polled before every evaluation;
 // the search then returns the best so far. The observer is called only on the caller's
 // thread (about every 50 ms and at the end).
+//
+// No exception escapes a search thread: the first one (out of memory, a failing evaluation)
+// stops the other threads, and runSearch throws it as a NestorError after joining them all,
+// as it does when a thread cannot be started.
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
 #include "search/EvaluatedSet.h"
@@ -20,10 +24,19 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace nestor {
+
+class SearchAlgorithm;
+struct SearchContext;
+
+// The most search threads runSearch starts. Fixed, not tied to this machine's cores: a seed
+// and thread count that ran on a large machine must replay anywhere.
+constexpr int kMaxSearchThreads = 256;
 
 struct SearchOptions {
     std::string algorithm = "annealing";
@@ -40,6 +53,8 @@ struct SearchOptions {
     // in all, divided among threads; 0 = none. The energy-delay front is always kept.
     int scatterSize = 0;
     ModelOptions model;
+    // A strategy that is not in the registry (then `algorithm` only names it in reports).
+    std::function<std::unique_ptr<SearchAlgorithm>(const SearchContext&)> algorithmFactory;
 };
 
 struct SearchCurvePoint {
@@ -50,6 +65,7 @@ struct SearchCurvePoint {
 struct SearchProgress {
     std::int64_t evaluated = 0;
     std::int64_t valid = 0;
+    std::int64_t overBudget = 0;  // skipped: their exact evaluation exceeds ModelOptions' budgets
     bool hasBest = false;
     double best = 0.0;           // first metric of the best so far
     double seconds = 0.0;
@@ -70,6 +86,9 @@ struct SearchResult {
     std::vector<double> bestMetrics;
     std::int64_t evaluated = 0;
     std::int64_t valid = 0;
+    // Candidates skipped because their exact evaluation exceeds the model's budgets
+    // (ModelOptions::exactMemoryBudgetMB / exactWorkBudget); counted as invalid by the search.
+    std::int64_t overBudget = 0;
     bool cancelled = false;
     std::vector<std::string> stopReasons;      // per thread
     std::vector<SearchCurvePoint> curve;       // best so far (exact order only with one thread)
@@ -80,7 +99,8 @@ struct SearchResult {
     double seconds = 0.0;
 };
 
-// Throws NestorError for an unknown algorithm or a thread count below 1.
+// Throws NestorError for an unknown algorithm, a thread count outside [1, kMaxSearchThreads],
+// a thread that cannot be started or a search thread that failed (see above).
 SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchObserver* observer = nullptr,
                        const std::atomic<bool>* cancel = nullptr);
 

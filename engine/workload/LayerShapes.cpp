@@ -28,6 +28,15 @@ RankExpression window(const Workload& w, const char* out, std::int64_t stride, c
     return {term(w, filt, dil), term(w, out, stride)};
 }
 
+// The size limits (docs/project-format.md) hold for what a builder returns, so that a layer
+// edited in the GUI is checked like one read from a file.
+Workload checkedLayer(Workload w)
+{
+    Diagnostics d = w.validate(w.name);
+    if (!d.empty()) throw NestorError(std::move(d));
+    return w;
+}
+
 } // namespace
 
 Workload makeConv2d(const ConvParams& p)
@@ -53,7 +62,7 @@ Workload makeConv2d(const ConvParams& p)
         outputs.ranks.push_back({term(w, "G")});
     }
     w.tensors = {weights, inputs, outputs};
-    return w;
+    return checkedLayer(std::move(w));
 }
 
 Workload makeDepthwise(const ConvParams& p)
@@ -69,7 +78,7 @@ Workload makeDepthwise(const ConvParams& p)
                                  window(w, "P", p.strideH, "R", p.dilationH),
                                  window(w, "Q", p.strideW, "S", p.dilationW)}},
         Tensor{"Outputs", true, {{term(w, "N")}, {term(w, "C")}, {term(w, "P")}, {term(w, "Q")}}}};
-    return w;
+    return checkedLayer(std::move(w));
 }
 
 Workload makeGemm(const std::string& name, std::int64_t M, std::int64_t N, std::int64_t K)
@@ -84,7 +93,7 @@ Workload makeGemm(const std::string& name, std::int64_t M, std::int64_t N, std::
     w.tensors = {Tensor{"A", false, {{term(w, "M")}, {term(w, "K")}}},
                  Tensor{"B", false, {{term(w, "K")}, {term(w, "N")}}},
                  Tensor{"Outputs", true, {{term(w, "M")}, {term(w, "N")}}}};
-    return w;
+    return checkedLayer(std::move(w));
 }
 
 Workload makeFullyConnected(const std::string& name, std::int64_t batch, std::int64_t outFeatures, std::int64_t inFeatures)

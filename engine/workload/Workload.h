@@ -34,9 +34,11 @@ struct Workload {
     int numTensors() const { return static_cast<int>(tensors.size()); }
     int dimIndex(const std::string& name) const;      // -1 if unknown
     int tensorIndex(const std::string& name) const;   // -1 if unknown
-    std::int64_t macs() const;                        // product of all bounds
+    // Product of all bounds. Exact for a valid workload (below 2^62); kCountLimit (2^62) when
+    // the true product is at or above it, so an unvalidated workload never wraps.
+    std::int64_t macs() const;
     // Entries of the dense bounding box of the whole tensor (Timeloop semantics:
-    // points skipped by strides are counted).
+    // points skipped by strides are counted). Saturates at kCountLimit like macs().
     std::int64_t tensorSize(int t) const;
     bool dependsOn(int t, int dim) const;
 
@@ -47,7 +49,21 @@ struct Workload {
 // Extent of one rank when every dimension d spans ext[d] consecutive indices.
 std::int64_t rankExtent(const RankExpression& r, const std::int64_t* ext);
 
-// Ready-made layer shapes. All sizes must be positive; invalid input throws NestorError.
+// The access bound of tensor t when the loops of each dimension d multiply to span[d]
+// (span = the bounds for the workload alone, the factor products for a mapping): the bounds of
+// the dimensions t does not use times, for every term of every rank, coefficient x span.
+// Every count of t the model produces (reads, fills, updates, link transfers, tile and
+// partition sizes) is at most this bound, and the MACs are too; see docs/project-format.md,
+// "Size limits". Saturated at kCountLimit (common/CheckedMath.h).
+std::int64_t accessBound(const Workload& w, int t, const std::int64_t* span);
+// Problems with the access bounds under `span`: one per tensor over the limit, located at the
+// rank where it gets there (`tensorsField`[t].ranks[r]; under `field` when tensorsField is
+// empty), else one under `field` when their sum is. `spanText` names span in the message.
+Diagnostics checkAccessBounds(const Workload& w, const std::int64_t* span, const std::string& tensorsField,
+                              const std::string& field, const std::string& spanText);
+
+// Ready-made layer shapes. All sizes must be positive and the result valid (size limits
+// included); invalid input throws NestorError with fields under the layer's name.
 struct ConvParams {
     std::string name = "conv";
     std::int64_t N = 1, M = 1, C = 1, P = 1, Q = 1, R = 1, S = 1;

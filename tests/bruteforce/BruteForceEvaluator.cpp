@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace nestor::test {
@@ -291,6 +292,27 @@ private:
 
     void runStage(int j);
     void assemble(BFResult& res);
+
+    // Leakage's instances of level k: the mean, over the level's time steps (tuples of the
+    // temporal indices above it), of its busy instances. Every leaf of the loops above the
+    // level is one busy instance at one step.
+    double averageBusyInstances(int k)
+    {
+        if (k == 0) return 1.0;
+        const int end = lEnd_[k - 1];
+        std::set<std::vector<i64>> steps;
+        std::vector<i64> key;
+        i64 pairs = 0;
+        auto leaf = [&]() {
+            ++pairs;
+            key.clear();
+            for (int q = 0; q < end; ++q)
+                if (loops_[q].kind == Kind::Temporal) key.push_back(idx_[q]);
+            steps.insert(key);
+        };
+        iterate(0, end, leaf);
+        return steps.empty() ? 0.0 : static_cast<double>(pairs) / static_cast<double>(steps.size());
+    }
 
     const Workload& w_;
     const Architecture& a_;
@@ -620,8 +642,11 @@ void Walker::assemble(BFResult& res)
     for (int i = 0; i < L_; ++i) {
         auto& ls = res.levels[i];
         ls.cycles = std::max(ls.cycles, res.compute_cycles);
+        bool keepsAny = false;
+        for (const auto& ts : ls.tensors) keepsAny = keepsAny || ts.kept;
+        ls.average_busy_instances = keepsAny ? averageBusyInstances(i) : 0.0;
         ls.leakage_energy_pJ = a_.levels[i].energy.leak_pJ * static_cast<double>(res.cycles) *
-                               static_cast<double>(std::max<i64>(1, ls.utilized_instances));
+                               std::max(1.0, ls.average_busy_instances);
         ls.energy_pJ = ls.leakage_energy_pJ;
         for (const auto& ts : ls.tensors) ls.energy_pJ += ts.energy_pJ;
         res.energy_pJ += ls.energy_pJ;

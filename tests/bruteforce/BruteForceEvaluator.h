@@ -63,6 +63,7 @@ struct BFLevelStats {
     std::string name;
     std::vector<BFTensorStats> tensors;
     std::int64_t utilized_instances = 0;  // max over tensors
+    double average_busy_instances = 0.0;  // mean busy instances over the level's time steps (0: keeps nothing)
     std::int64_t cycles = 0;              // bandwidth-limited cycles (>= compute cycles)
     double leakage_energy_pJ = 0.0;
     double energy_pJ = 0.0;               // accesses + leakage

@@ -164,6 +164,9 @@ std::vector<Mismatch> compare(const Workload& w, const Architecture& a, const BF
             tmp.clear();
             cmpI(tmp, "cycles", bl.cycles, el.cycles);
             for (auto& x : tmp) out.push_back({"level_cycles", a.levels[i].name + "." + x.text});
+            tmp.clear();
+            cmpD(tmp, "average_busy_instances", bl.average_busy_instances, el.average_busy_instances);
+            for (auto& x : tmp) out.push_back({"level_leakage_instances", a.levels[i].name + "." + x.text});
         }
     }
     if (withEnergy) {

@@ -7,9 +7,12 @@
 #include "model/Model.h"
 #include "search/ArchitectureSweep.h"
 #include "search/NetworkSearch.h"
+#include "search/SearchAlgorithm.h"
 
 #include <QtTest>
 
+#include <memory>
+#include <new>
 #include <random>
 
 using namespace nestor;
@@ -271,6 +274,41 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(NestorError, parsePeArraySize("14by12"));
         QCOMPARE(defaultSweepArrays().front().name(), std::string("2x7"));
         QCOMPARE(defaultSweepArrays().back().name(), std::string("16x16"));
+    }
+
+    // A layer whose search thread fails (out of memory) gets an error; the other layers are
+    // still searched, and nothing terminates the process. Thread counts are checked up front.
+    void failingLayerSearchIsAnErrorOfThatLayer()
+    {
+        NetworkSearchOptions o = fastOptions(3);
+        o.search.threads = 2;
+        o.search.algorithmFactory = [](const SearchContext& c) -> std::unique_ptr<SearchAlgorithm> {
+            if (c.space->workload().name == "b") throw std::bad_alloc();
+            return findSearchAlgorithm("random")->create(c);
+        };
+        const NetworkSearchResult r = runNetworkSearch(smallArray(4, 2), smallNetwork(), o);
+        QVERIFY(!r.complete);
+        QCOMPARE(r.layers.size(), std::size_t(4));
+        for (const auto& l : r.layers) {
+            if (l.name == "b") {
+                QVERIFY(!l.result.found);
+                QVERIFY2(l.error.find("out of memory") != std::string::npos, l.error.c_str());
+            } else {
+                QVERIFY2(l.error.empty(), l.error.c_str());
+                QVERIFY(l.result.found);
+            }
+        }
+        for (int threads : {0, kMaxSearchThreads + 1}) {
+            NetworkSearchOptions bad = fastOptions(1);
+            bad.search.threads = threads;
+            QVERIFY_THROWS_EXCEPTION(NestorError, runNetworkSearch(smallArray(4, 2), smallNetwork(), bad));
+            SweepOptions so;
+            so.search = bad.search;
+            so.arrays = {{2, 2}};
+            so.kinds = {MapspaceKind::Pfm};
+            // the sweep refuses the options instead of failing every point
+            QVERIFY_THROWS_EXCEPTION(NestorError, runArchitectureSweep(smallArray(4, 2), smallNetwork(), so));
+        }
     }
 };
 

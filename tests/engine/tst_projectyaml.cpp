@@ -508,6 +508,10 @@ void TestProjectYaml::badInput_data()
     y = kBase + "colour: blue\n";
     row("unknown top-level key", y, "unknown key 'colour'", {23, 1});
 
+    // yaml-cpp would read only "nestor: 1" and silently drop the rest (found by tests/fuzz).
+    y = "  " + kBase;
+    row("first key indented", y, "a second document starts here", {2, 1});
+
     y = replaced(kBase, "      size_words: 64\n", "      size_words: 64\n      sizewords: 3\n");
     row("unknown level key", y, "unknown key 'sizewords'", positionOf(y, "sizewords"));
 
@@ -648,6 +652,13 @@ void TestProjectYaml::badInput_data()
     row("constraint unknown workload", y, "unknown workload 'c9'", positionOf(y, "c9"));
     y = kBase + cs + "  - {target: Buf, type: temporal}\n";
     row("constraint without content", y, "needs factors or a permutation", positionOf(y, "{target: Buf"));
+    // Numbers beyond 64 bits: a located range error naming the token (was "internal error: stoll").
+    y = kBase + cs + "  - {target: Buf, type: temporal, factors: \"R=1 P=12345678901234567890123456789\"}\n";
+    row("constraint factor of 29 digits", y, "'P=12345678901234567890123456789': the factor exceeds 2^62 - 1",
+        positionOf(y, "\"R=1 P=1234"));
+    y = replaced(kBase, "ranks: [\"R + P\"]", "ranks: [\"R + 99999999999999999999*P\"]");
+    row("rank coefficient beyond 64 bits", y, "coefficient in '99999999999999999999*P' exceeds 2^63 - 1",
+        positionOf(y, "\"R + 9999"));
 }
 
 void TestProjectYaml::badInput()

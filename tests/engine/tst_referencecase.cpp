@@ -9,6 +9,8 @@
 
 #include <QDir>
 
+#include <regex>
+
 #ifndef NESTOR_TEST_DATA_DIR
 #error "NESTOR_TEST_DATA_DIR must name tests/data"
 #endif
@@ -138,6 +140,9 @@ private slots:
     void checkerRangesAndTotals();
     void checkerInvalidMapping();
     void tolerances();
+    void truncatedCasesAreRejected_data();
+    void truncatedCasesAreRejected();
+    void missingSectionsAndFiguresAreLocated();
 };
 
 void TestReferenceCase::everyCaseParses_data()
@@ -520,6 +525,129 @@ void TestReferenceCase::tolerances()
     QVERIFY(energyMatches(0.0, 0.005));
     QVERIFY(utilizationMatches(0.046875, 0.0469));
     QVERIFY(!utilizationMatches(0.046875, 0.0471));
+}
+
+void TestReferenceCase::truncatedCasesAreRejected_data()
+{
+    everyCaseParses_data();
+}
+
+// A case cut short anywhere before its last compared figure must not load: a truncated file
+// would otherwise pass on the fields it still has. The last figure line is found by the key
+// names alone (the figures ReferenceCheck.h compares), not by the reader.
+void TestReferenceCase::truncatedCasesAreRejected()
+{
+    QFETCH(QString, file);
+    const std::string text = yamlio::readTextFile(file.toStdString());
+    const std::regex figureKey(
+        "(^|[ {,])(cycles|computes|utilization|utilization_exact|energy_total_pJ|leakage_energy_total_pJ|"
+        "utilized_capacity|utilized_instances|instances_used|computes_total|total_macs|tensor_size|"
+        "(reads|fills|updates)_(per_instance|per_instance_range|total)): ");
+    std::vector<std::size_t> lineEnds;  // offset just past each line's '\n'
+    std::size_t lastFigureLine = 0, exactLine = 0, lastFigureBeforeExact = 0, expectedLine = 0;
+    for (std::size_t start = 0, line = 1; start < text.size(); ++line) {
+        std::size_t end = text.find('\n', start);
+        end = end == std::string::npos ? text.size() : end + 1;
+        if (text.compare(start, 9, "expected:") == 0) expectedLine = line;
+        if (text.compare(start, 13, "exact_counts:") == 0) {
+            exactLine = line;
+            lastFigureBeforeExact = lastFigureLine;
+        }
+        if (std::regex_search(text.substr(start, end - start), figureKey)) lastFigureLine = line;
+        lineEnds.push_back(end);
+        start = end;
+    }
+    QVERIFY(lastFigureLine > 20);
+    (void)parseReferenceCase(text, "case.yaml");  // whole: reads
+    int rejected = 0;
+    QVERIFY(expectedLine > 0);
+    int optionalDropped = 0, tried = 0;
+    // Every cut from `expected:` on; before it (no `expected` at all) every fifth, to keep it quick.
+    for (std::size_t keep = 1; keep < lastFigureLine; keep += keep + 5 < expectedLine ? 5 : 1) {
+        ++tried;
+        const std::string cut = text.substr(0, lineEnds[keep - 1]);
+        try {
+            (void)parseReferenceCase(cut, "case.yaml");
+            // The cuts that leave a whole case: after the last figure of `expected`, dropping the
+            // optional exact_counts section with it (the check then compares the printed
+            // figures, which differ from the model's where exact_counts exists).
+            if (keep >= lastFigureBeforeExact && keep < exactLine) {
+                ++optionalDropped;
+                continue;
+            }
+            QFAIL(qPrintable(QStringLiteral("accepted after cutting to %1 of %2 lines").arg(keep).arg(lineEnds.size())));
+        } catch (const NestorError& e) {
+            // Located: a file position (line:column), whatever the cut.
+            const Diagnostic& d = e.diagnostics().front();
+            QVERIFY2(d.location.line > 0, e.what());
+            ++rejected;
+        }
+    }
+    QCOMPARE(rejected + optionalDropped, tried);
+    QCOMPARE(optionalDropped, exactLine ? int(exactLine - lastFigureBeforeExact) : 0);
+}
+
+void TestReferenceCase::missingSectionsAndFiguresAreLocated()
+{
+    const std::string base = yamlio::readTextFile(casePath("ispass20-00-conv1d-1level"));
+    auto error = [](const std::string& yaml) -> Diagnostics {
+        try {
+            (void)parseReferenceCase(yaml, "case.yaml");
+        } catch (const NestorError& e) {
+            return e.diagnostics();
+        }
+        return {};
+    };
+    auto without = [&](const std::string& from, const std::string& to) {
+        const auto a = base.find(from), b = base.find(to);
+        if (a == std::string::npos || b == std::string::npos || b < a) qFatal("test bug: section not found");
+        return base.substr(0, a) + base.substr(b);
+    };
+
+    // Each section dropped whole.
+    for (const auto& [section, next] : std::vector<std::pair<std::string, std::string>>{
+             {"workload:", "architecture:"}, {"architecture:", "mapping:"}, {"mapping:", "expected:"},
+             {"expected:", "checks_done_by_extractor:"}}) {
+        const Diagnostics d = error(without(section, next));
+        QCOMPARE(d.size(), std::size_t(1));
+        QCOMPARE(d[0].field, section.substr(0, section.size() - 1));
+        QVERIFY2(d[0].message.find("missing") != std::string::npos, d[0].message.c_str());
+        QVERIFY(d[0].location.line > 0);
+    }
+
+    // The summary kept, every level figure gone (line 94 "  levels:" and all below it).
+    std::string y = base.substr(0, base.find("  levels:\n    MACC"));
+    Diagnostics d = error(y);
+    QCOMPARE(d.size(), std::size_t(1));
+    QCOMPARE(d[0].field, std::string("expected.levels"));
+    QCOMPARE(d[0].location.line, positionOf(y, "  summary:").first);  // at the map that lacks it
+    QCOMPARE(d[0].location.column, 3);
+
+    // One data space left out of the middle of the file, and one figure of another.
+    y = without("        Inputs:\n          partition_size", "        Outputs:\n          partition_size");
+    y = replaced(y, "    MACC: {kind: compute, utilized_instances: 1, computes_total: 48, cycles: 48, energy_total_pJ: 40.56}",
+                 "    MACC: {kind: compute, utilized_instances: 1, cycles: 48, energy_total_pJ: 40.56}");
+    d = error(y);
+    QCOMPARE(d.size(), std::size_t(2));
+    QCOMPARE(d[0].field, std::string("expected.levels.Buffer.data_spaces.Inputs"));
+    QVERIFY2(d[0].message.find("missing the figures of Inputs, which Buffer keeps") == 0, d[0].message.c_str());
+    QCOMPARE(d[0].location.line, positionOf(y, "        Weights:\n          partition_size").first);
+    QCOMPARE(d[1].field, std::string("expected.levels.MACC.computes_total"));
+    QCOMPARE(d[1].location.line, positionOf(y, "{kind: compute").first);
+
+    // Reads given as a total instead of per instance still count; no reads at all does not.
+    y = replaced(base, "          reads_per_instance: 48\n          fills_per_instance: 0",
+                 "          reads_total: 48\n          fills_per_instance: 0");
+    QVERIFY(error(y).empty());
+    y = replaced(base, "          reads_per_instance: 48\n          fills_per_instance: 0", "          fills_per_instance: 0");
+    d = error(y);
+    QCOMPARE(d.size(), std::size_t(1));
+    QCOMPARE(d[0].field, std::string("expected.levels.Buffer.data_spaces.Weights.reads_per_instance"));
+
+    // The workload's printed sizes are figures too.
+    d = error(replaced(base, "  total_macs: 48\n", ""));
+    QCOMPARE(d.size(), std::size_t(1));
+    QCOMPARE(d[0].field, std::string("workload.total_macs"));
 }
 
 QTEST_APPLESS_MAIN(TestReferenceCase)

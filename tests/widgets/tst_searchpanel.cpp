@@ -1,7 +1,9 @@
 // The search panel, the Pareto charts, the Jobs dock and the Properties dock, offscreen.
 // Searches run on a small conv layer added to the Eyeriss-like example, in the perfect-
 // factorization mapspace (mappings with remainders evaluate far slower), so each test takes
-// a second or two. Settings and recovery files live in a test location.
+// a second or two. Settings and recovery files live in a test location. No assertion depends
+// on machine speed: every wait ends as soon as its condition holds and only guards against a
+// hang (kHangGuardMs); how fast Cancel returns is measured by bench/bench_gui_responsiveness.
 #include "CompareView.h"
 #include "MainWindow.h"
 #include "NetworkView.h"
@@ -17,7 +19,6 @@
 
 #include <qcustomplot.h>
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -41,6 +42,7 @@ namespace {
 
 const QString kExample = QStringLiteral(NESTOR_EXAMPLES_DIR "/eyeriss-like.yaml");
 const QString kSmall = QStringLiteral("small");
+constexpr int kHangGuardMs = 120000;  // far beyond any healthy run, even on a loaded machine
 
 // The example plus a small conv layer (16 x 16 channels, 14 x 14 outputs, 3 x 3 filters).
 bool openWithSmallLayer(MainWindow& w)
@@ -71,9 +73,9 @@ SearchSettings smallSearch(qint64 seed)
     return s;
 }
 
-bool waitForRuns(SearchPanel* panel, int timeoutMs = 30000)
+bool waitForRuns(SearchPanel* panel)
 {
-    return QTest::qWaitFor([&] { return !panel->isRunning(); }, timeoutMs);
+    return QTest::qWaitFor([&] { return !panel->isRunning(); }, kHangGuardMs);
 }
 
 } // namespace
@@ -83,7 +85,7 @@ class TestSearchPanel : public QObject {
 private slots:
     void initTestCase();
     void searchRunsInBackgroundAndIsDeterministic();
-    void cancelReturnsBestSoFarWithinASecond();
+    void cancelReturnsBestSoFar();
     void searchHonoursTheProjectConstraints();
     void addingTheBestMappingIsUndoable();
     void paretoChartShowsTheNonDominatedPoints();
@@ -187,7 +189,7 @@ void TestSearchPanel::searchHonoursTheProjectConstraints()
     QVERIFY(free.mapspaceSize > constrained.mapspaceSize);
 }
 
-void TestSearchPanel::cancelReturnsBestSoFarWithinASecond()
+void TestSearchPanel::cancelReturnsBestSoFar()
 {
     MainWindow w;
     w.show();
@@ -199,20 +201,16 @@ void TestSearchPanel::cancelReturnsBestSoFarWithinASecond()
     QVERIFY(panel->run());
     const int job = panel->runs().at(0).job;
     QVERIFY(w.jobsDock()->isRunning(job));
-    QVERIFY(QTest::qWaitFor([&] { return panel->runs().at(0).progress.hasBest; }, 20000));
+    QVERIFY(QTest::qWaitFor([&] { return panel->runs().at(0).progress.hasBest; }, kHangGuardMs));
     QVERIFY(panel->isRunning());
     // The search has its own thread: the Mapping tab still evaluates meanwhile.
     QVERIFY(w.selectMapping(QStringLiteral("row-stationary")));
-    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating(); }, 5000));
+    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating(); }, kHangGuardMs));
     QVERIFY(panel->isRunning());
 
-    QElapsedTimer timer;
-    timer.start();
+    // No budget and no victory rule: Cancel is what stops this search (column 11 says so).
     QVERIFY(w.jobsDock()->cancelJob(job));
-    QVERIFY(waitForRuns(panel, 5000));
-    const qint64 ms = timer.elapsed();
-    QVERIFY2(ms < 1000, qPrintable(QStringLiteral("cancel took %1 ms").arg(ms)));
-    qInfo("cancel returned after %lld ms", ms);
+    QVERIFY(waitForRuns(panel));
 
     const auto& run = panel->runs().at(0);
     QVERIFY(run.outcome.result.cancelled);
@@ -244,7 +242,7 @@ void TestSearchPanel::addingTheBestMappingIsUndoable()
     QCOMPARE(QString::fromStdString(pm->workload), kSmall);
     QCOMPARE(w.currentMapping(), name);  // opened in the Mapping tab
     QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::Tab::Mapping));
-    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating(); }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating(); }, kHangGuardMs));
 
     // Adding it again picks a free name.
     const QString again = panel->addBestToProject(0);
@@ -320,7 +318,7 @@ void TestSearchPanel::energyDelayPointOpensAndPins()
     QCOMPARE(w.compareView()->pinCount(), pins + 1);
     QVERIFY(w.currentMapping().endsWith(QStringLiteral("-pareto")));
     QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::Tab::Mapping));
-    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating() && !w.compareView()->isEvaluating(); }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating() && !w.compareView()->isEvaluating(); }, kHangGuardMs));
 }
 
 void TestSearchPanel::sweepPlotsAreaAgainstEdp()
@@ -335,8 +333,8 @@ void TestSearchPanel::sweepPlotsAreaAgainstEdp()
     QSignalSpy done(panel, &SearchPanel::sweepFinished);
     QVERIFY(panel->startSweep());
     QCOMPARE(w.jobsDock()->runningCount(), 1);
-    QVERIFY(QTest::qWaitFor([&] { return !panel->isSweeping(); }, 30000));
-    QVERIFY(done.size() == 1 || done.wait(2000));
+    QVERIFY(QTest::qWaitFor([&] { return !panel->isSweeping(); }, kHangGuardMs));
+    QVERIFY(done.size() == 1 || done.wait(kHangGuardMs));
     QCOMPARE(done.at(0).at(0).toBool(), true);
     QCOMPARE(int(panel->sweepResults().size()), int(nestor::defaultSweepArrays().size()));
     for (const auto& item : panel->sweepResults()) {
@@ -350,7 +348,7 @@ void TestSearchPanel::sweepPlotsAreaAgainstEdp()
     // Areas grow with the array.
     const auto& r = panel->sweepResults();
     QVERIFY(r.front().point.area_um2 < r.back().point.area_um2);
-    QVERIFY(QTest::qWaitFor([&] { return w.jobsDock()->runningCount() == 0; }, 2000));
+    QVERIFY(QTest::qWaitFor([&] { return w.jobsDock()->runningCount() == 0; }, kHangGuardMs));
 
     const QString png = dir_.filePath(QStringLiteral("area-edp.pdf"));
     QVERIFY(chart->exportPdf(png, 700, 450));
@@ -360,7 +358,7 @@ void TestSearchPanel::sweepPlotsAreaAgainstEdp()
     chart->clickPoint(0, chart->frontIndices(0).front());
     QCOMPARE(w.compareView()->pinCount(), pins + 1);
     QVERIFY(w.project()->findMapping(w.currentMapping().toStdString()));
-    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating() && !w.compareView()->isEvaluating(); }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating() && !w.compareView()->isEvaluating(); }, kHangGuardMs));
 }
 
 void TestSearchPanel::jobsDockShowsAndRemovesJobs()
@@ -409,7 +407,7 @@ void TestSearchPanel::networkEvaluationIsAJob()
     w.networkView()->start();
     QCOMPARE(added.size(), 1);
     const int id = added.at(0).at(0).toInt();
-    QVERIFY(finished.wait(20000) || finished.size() == 1);
+    QVERIFY(finished.size() == 1 || finished.wait(kHangGuardMs));
     QVERIFY(!w.jobsDock()->isRunning(id));
     QCOMPARE(w.jobsDock()->status(id), QStringLiteral("done"));
 }
@@ -437,8 +435,8 @@ void TestSearchPanel::propertiesDockShowsTheSelection()
     QCOMPARE(props->currentKind(), QStringLiteral("mapping"));
     QCOMPARE(props->value(QStringLiteral("Layer")), QStringLiteral("conv3_1"));
     QVERIFY(props->value(QStringLiteral("DRAM")).contains(QStringLiteral("Q 4")));
-    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating(); }, 10000));
-    QVERIFY(QTest::qWaitFor([&] { return !props->value(QStringLiteral("Cycles")).isEmpty(); }, 2000));
+    QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating(); }, kHangGuardMs));
+    QVERIFY(QTest::qWaitFor([&] { return !props->value(QStringLiteral("Cycles")).isEmpty(); }, kHangGuardMs));
 }
 
 QTEST_MAIN(TestSearchPanel)

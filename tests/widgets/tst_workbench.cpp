@@ -5,6 +5,7 @@
 #include "ArchitectureDiagram.h"
 #include "ArchitectureEditor.h"
 #include "AutosaveController.h"
+#include "RecoveryStore.h"
 #include "CapacityChart.h"
 #include "CompareView.h"
 #include "ComparisonChart.h"
@@ -91,7 +92,7 @@ void TestWorkbench::initTestCase()
 
 void TestWorkbench::init()
 {
-    nestor::app::AutosaveController::discardRecovery();
+    QDir(nestor::app::RecoveryStore::defaultDirectory()).removeRecursively();
 }
 
 bool TestWorkbench::openExample(MainWindow& w)
@@ -233,28 +234,33 @@ void TestWorkbench::saveLoadRoundTrip()
 
 void TestWorkbench::autosaveIsOfferedBack()
 {
-    using nestor::app::AutosaveController;
+    using nestor::app::RecoveryStore;
+    QString id;
     {
         MainWindow w;
         QVERIFY(openExample(w));
         w.enableAutosave(30);
         QVERIFY(commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), kGlb, commands::LoopKind::Temporal, 2}, 4, 4).isEmpty());
-        QTRY_VERIFY_WITH_TIMEOUT(AutosaveController::recoveryExists(), 5000);
-        QCOMPARE(AutosaveController::recoveryOriginPath(), QFileInfo(kExample).absoluteFilePath());
+        id = w.autosave()->id();
+        QTRY_VERIFY_WITH_TIMEOUT(w.autosave()->hasRecovery(), 5000);
+        QCOMPARE(RecoveryStore().readInfo(id).origin, QFileInfo(kExample).absoluteFilePath());
         // The window is destroyed without closing: as after a crash, the recovery file stays.
     }
-    QVERIFY(AutosaveController::recoveryExists());
+    std::vector<nestor::app::RecoveryClaim> claims = RecoveryStore().claimOrphans();
+    QCOMPARE(claims.size(), size_t(1));
+    QCOMPARE(claims[0].info().id, id);
     MainWindow again;
     again.show();
-    QVERIFY(again.restoreRecovery());
+    again.enableAutosave(30);
+    nestor::Project recovered = claims[0].readProject();
+    QVERIFY(again.restoreRecovery(std::move(claims[0]), std::move(recovered)));
     QVERIFY(again.document()->isModified());
     QCOMPARE(again.document()->path(), QFileInfo(kExample).absoluteFilePath());
     QCOMPARE(again.project()->findMapping("row-stationary")->mapping.levels[kGlb].temporal[2].bound, 4);
     QVERIFY(waitForEvaluation(again));
-    // Saving elsewhere makes it clean; an autosaving window then drops the recovery file.
-    again.enableAutosave(30);
+    // Saving elsewhere makes it clean, which drops the recovery file.
     QVERIFY(again.saveProjectAs(dir_.filePath(QStringLiteral("recovered.yaml"))));
-    QVERIFY(!AutosaveController::recoveryExists());
+    QVERIFY(!QFileInfo::exists(RecoveryStore().projectFile(id)));
 }
 
 void TestWorkbench::layerAndArchitectureEdits()

@@ -103,7 +103,8 @@ SearchOutcome SearchJob::run(const SearchRequest& request, SearchObserver* obser
     SearchOutcome o;
     o.request = request;
     try {
-        const Mapspace space(request.workload, request.architecture, request.kind, request.constraints);
+        const Mapspace space(request.workload, request.architecture, request.kind, request.constraints, MapspaceOptions{},
+                             cancel);
         o.mapspaceSize = double(space.size().total);
         SearchOptions options = request.options;
         options.scatterSize = request.sampleSize;
@@ -111,8 +112,14 @@ SearchOutcome SearchJob::run(const SearchRequest& request, SearchObserver* obser
         for (const auto* points : {&o.result.energyDelayFront, &o.result.scatter})
             for (const EvaluatedPoint& e : *points) o.sample.push_back({e, space.toMapping(e.point)});
         if (o.result.found) o.sample.push_back({EvaluatedFigures::of(o.result.bestEvaluation), o.result.best});
+    } catch (const MapspaceCancelled&) {
+        o.result.cancelled = true;  // cancelled before the search started: nothing found, nothing failed
     } catch (const std::exception& e) {
+        // Invalid inputs, and a search thread that failed (out of memory, ...): runSearch stops
+        // and joins its threads before it throws, so the job ends as failed with the message.
         o.failure = QString::fromStdString(e.what());
+    } catch (...) {
+        o.failure = QStringLiteral("the search failed with an unknown exception");
     }
     return o;
 }

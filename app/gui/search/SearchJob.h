@@ -42,7 +42,7 @@ struct SearchOutcome {
     SearchResult result;
     double mapspaceSize = 0;        // mappings (an upper bound when not exact)
     std::vector<EvaluatedMapping> sample;  // the search's front, its scatter sample, and the best
-    QString failure;                // the engine refused the inputs
+    QString failure;                // the engine refused the inputs, or the search failed (out of memory, ...)
 };
 
 class SearchJob : public QObject {

@@ -1,0 +1,123 @@
+// How fast the engine starts and stops work on a huge mapspace (VGG-16 conv3_1, C=128 M=256
+// P=Q=56 R=S=3, on a 14x12 PE array with a 4096-word buffer and 256-word PE buffers; every
+// mapspace has more than 1e12 points):
+//  (i)  building the mapspace, counting it and decoding a first random mapping, per mapspace
+//       kind (target: under 2 s; the tests check only that it builds and samples);
+//  (ii) cancel latency: from raising the cancel flag to runSearch returning its best so far,
+//       random search with 1 and 2 threads, PFM and Ruby-S (target: under 100 ms; the tests
+//       check only that cancel stops every thread and keeps the best).
+// Usage: bench_responsiveness [cancels per configuration, default 5]
+#include "mapspace/Mapspace.h"
+#include "search/SearchDriver.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace nestor;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+StorageLevel level(const char* name, std::optional<std::int64_t> words, std::int64_t instances, std::int64_t meshX, double pJ)
+{
+    StorageLevel l;
+    l.name = name;
+    l.size_words = words;
+    l.instances = instances;
+    l.meshX = meshX;
+    l.energy = {pJ, pJ, pJ, 0.0};
+    return l;
+}
+
+Architecture array14x12()
+{
+    Architecture a;
+    a.levels = {level("DRAM", std::nullopt, 1, 1, 100.0), level("Buffer", 4096, 1, 1, 5.0), level("PE", 256, 168, 14, 0.5)};
+    a.compute.instances = 168;
+    a.compute.meshX = 14;
+    a.compute.mac_energy_pJ = 0.3;
+    return a;
+}
+
+const char* verdict(bool met) { return met ? "met" : "NOT met"; }
+
+// Seconds from cancel to return, after letting the search run for `runFor`.
+double cancelLatency(const Mapspace& space, int threads, std::chrono::milliseconds runFor, SearchResult& r)
+{
+    SearchOptions o;
+    o.algorithm = "random";
+    o.threads = threads;
+    o.victoryCondition = 0;
+    o.timeout = 1LL << 40;
+    std::atomic<bool> cancel{false};
+    std::thread t([&] { r = runSearch(space, o, nullptr, &cancel); });
+    std::this_thread::sleep_for(runFor);
+    const auto c0 = Clock::now();
+    cancel = true;
+    t.join();
+    return secondsSince(c0);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const int repeats = argc > 1 ? std::atoi(argv[1]) : 5;
+    if (repeats <= 0) {
+        std::fprintf(stderr, "usage: bench_responsiveness [cancels per configuration > 0]\n");
+        return 2;
+    }
+    ConvParams cp;
+    cp.M = 256; cp.C = 128; cp.P = 56; cp.Q = 56; cp.R = 3; cp.S = 3;
+    const Workload w = makeConv2d(cp);
+    const Architecture a = array14x12();
+
+    std::printf("Mapspace ready (build, count, first random mapping), VGG conv3_1 on 14x12; target < 2 s:\n");
+    for (MapspaceKind k : allMapspaceKinds()) {
+        const auto t0 = Clock::now();
+        const Mapspace s(w, a, k);
+        const MapspaceSize z = s.size();
+        std::mt19937_64 rng(1);
+        const Mapping m = s.toMapping(s.randomPoint(rng));
+        const double dt = secondsSince(t0);
+        const bool ok = m.validate(s.workload(), s.architecture()).empty();
+        std::printf("  %-7s %.3Le points (%s) in %.3f s: %s%s\n", mapspaceKindName(k).c_str(), z.total,
+                    z.exact ? "exact" : "bound", dt, verdict(dt < 2.0), ok ? "" : "; the sampled mapping is INVALID");
+        if (!ok) return 1;
+    }
+
+    std::printf("Cancel latency (cancel raised after 300 ms of random search, %d times each); target < 100 ms:\n", repeats);
+    for (MapspaceKind k : {MapspaceKind::Pfm, MapspaceKind::RubyS}) {
+        const Mapspace s(w, a, k);
+        for (int threads : {1, 2}) {
+            std::vector<double> ms;
+            std::int64_t evaluated = 0;
+            bool allCancelled = true;
+            for (int i = 0; i < repeats; ++i) {
+                SearchResult r;
+                ms.push_back(1e3 * cancelLatency(s, threads, std::chrono::milliseconds(300), r));
+                evaluated += r.evaluated;
+                allCancelled = allCancelled && r.cancelled;
+            }
+            std::sort(ms.begin(), ms.end());
+            const double worst = ms.back();
+            std::printf("  %-7s %d thread%s: median %.1f ms, worst %.1f ms (%lld evaluated per run on average): %s\n",
+                        mapspaceKindName(k).c_str(), threads, threads > 1 ? "s" : " ", ms[ms.size() / 2], worst,
+                        static_cast<long long>(evaluated / repeats), verdict(worst < 100.0));
+            if (!allCancelled) {
+                std::printf("  a search did not report the cancel\n");
+                return 1;
+            }
+        }
+    }
+    return 0;
+}

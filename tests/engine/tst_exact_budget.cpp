@@ -1,0 +1,142 @@
+// The exact analysis is bounded: a mapping whose walk would need more memory or work than
+// ModelOptions allows gets a clear "exact evaluation exceeds ..." result, never a guess; below
+// the budget the counts are exact (checked against the independent brute-force walker).
+#include "bruteforce/BruteForceEvaluator.h"
+#include "io/Project.h"
+#include "io/ProjectYaml.h"
+#include "mapspace/Mapspace.h"
+#include "model/Model.h"
+#include "search/SearchDriver.h"
+
+#include <QtTest/QtTest>
+
+#include <sys/resource.h>
+
+#include <string>
+
+using namespace nestor;
+
+namespace {
+
+// The Eyeriss-like architecture of examples/ with one conv layer and one mapping.
+Project eyerissProject(const std::string& layer, const std::string& mappingLevels)
+{
+    const std::string text = "nestor: 1\nname: budget\ninclude: [arch/eyeriss-like.arch.yaml]\nworkloads:\n  - " + layer +
+                             "\nmappings:\n  - name: m\n    workload: conv\n    levels:\n" + mappingLevels;
+    return parseProject(text, std::string(NESTOR_EXAMPLES_DIR) + "/budget-test.yaml");
+}
+
+// Temporal remainders on M, P, C, Q in the GLB and spatial remainders on Q and C: a nest that
+// no closed form covers. On VGG-16 conv3_1 with P = 512 its exact walk took 16 s and 1.8 GB
+// before the budget existed (found by random sampling of the Ruby mapspace).
+const char* kHeavyRubyLevels =
+    "      - {level: DRAM, temporal: [[C, 3], [Q, 3], [M, 5], [P, 74]]}\n"
+    "      - {level: GLB, temporal: [[M, 14, 8], [P, 7, 1], [C, 20, 3], [Q, 2, 1]], bypass: [Weights]}\n"
+    "      - {level: inter_PE_column_spatial, spatial_x: [[Q, 12, 8]], bypass: [Weights, Inputs, Outputs]}\n"
+    "      - {level: inter_PE_spatial, spatial_y: [[S, 3], [C, 3, 2]], bypass: [Weights, Inputs, Outputs]}\n"
+    "      - {level: ifmap_spad, bypass: [Weights, Outputs]}\n"
+    "      - {level: weights_spad, temporal: [[R, 3]], bypass: [Inputs, Outputs]}\n"
+    "      - {level: psum_spad, temporal: [[M, 4]], bypass: [Weights, Inputs]}\n";
+
+// A small layer with the same kinds of remainders (temporal on P, spatial on Q), small
+// enough for the brute force: P = 1 + (4-1)*3 = 10, Q = 1 + (3-1)*4 + (2-1) = 10.
+const char* kSmallLayer = "{name: conv, type: conv, N: 1, M: 8, C: 6, P: 10, Q: 10, R: 3, S: 3}";
+const char* kSmallRubyLevels =
+    "      - {level: DRAM, temporal: [[C, 3], [P, 4]]}\n"
+    "      - {level: GLB, temporal: [[Q, 3], [P, 3, 1]], bypass: [Weights]}\n"
+    "      - {level: inter_PE_column_spatial, spatial_x: [[Q, 4, 2], [M, 2]], bypass: [Weights, Inputs, Outputs]}\n"
+    "      - {level: inter_PE_spatial, spatial_y: [[S, 3], [C, 2]], bypass: [Weights, Inputs, Outputs]}\n"
+    "      - {level: ifmap_spad, bypass: [Weights, Outputs]}\n"
+    "      - {level: weights_spad, temporal: [[R, 3]], bypass: [Inputs, Outputs]}\n"
+    "      - {level: psum_spad, temporal: [[M, 4]], bypass: [Weights, Inputs]}\n";
+
+long peakRssMB()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024;
+}
+
+} // namespace
+
+class TestExactBudget : public QObject {
+    Q_OBJECT
+private slots:
+    void heavyWalkStopsAtTheMemoryBudget()
+    {
+        const Project p = eyerissProject("{name: conv, type: conv, N: 1, M: 256, C: 128, P: 512, Q: 56, R: 3, S: 3}",
+                                         kHeavyRubyLevels);
+        const Evaluation ev = evaluate(p.workloads[0].workload, p.architecture, p.mappings[0].mapping);
+        QVERIFY(!ev.valid);
+        QVERIFY(ev.exactBudgetExceeded);
+        QCOMPARE(ev.errors.size(), std::size_t(1));
+        const std::string msg = ev.errors[0].message;
+        QVERIFY2(msg.find("exact evaluation exceeds 256 MB") != std::string::npos, msg.c_str());
+        QVERIFY2(msg.find(" from ") != std::string::npos, msg.c_str());  // names the stage
+        QCOMPARE(ev.cycles, std::int64_t(0));                             // no half-counted figures
+        QCOMPARE(ev.energy_pJ, 0.0);
+        // The walk's memory is what the budget allows plus the process's own (machine-independent).
+        QVERIFY2(peakRssMB() < 1024, qPrintable(QString::number(peakRssMB())));
+    }
+
+    void workBudgetAlsoStops()
+    {
+        const Project p = eyerissProject(kSmallLayer, kSmallRubyLevels);
+        ModelOptions o;
+        o.exactWorkBudget = 1;
+        const Evaluation ev = evaluate(p.workloads[0].workload, p.architecture, p.mappings[0].mapping, o);
+        QVERIFY(ev.exactBudgetExceeded);
+        QVERIFY(!ev.valid);
+        QVERIFY(ev.errors[0].message.find("exceeds 1 analysis steps") != std::string::npos);
+        QVERIFY(!ev.levels.empty() && ev.levels[1].tensors[1].utilized_capacity > 0);  // capacities stay
+    }
+
+    // Below the budget the walk is exact: every count equals the brute force's.
+    void withinBudgetCountsAreExact()
+    {
+        const Project p = eyerissProject(kSmallLayer, kSmallRubyLevels);
+        const Workload& w = p.workloads[0].workload;
+        const Evaluation ev = evaluate(w, p.architecture, p.mappings[0].mapping);
+        QVERIFY2(ev.valid, ev.errors.empty() ? "" : ev.errors[0].message.c_str());
+        QVERIFY(!ev.exactBudgetExceeded);
+        const test::BFResult bf = test::bruteForceEvaluate(w, p.architecture, p.mappings[0].mapping);
+        QCOMPARE(ev.macs, bf.macs);
+        QCOMPARE(ev.compute_cycles, bf.compute_cycles);
+        for (std::size_t i = 0; i < ev.levels.size(); ++i)
+            for (std::size_t t = 0; t < ev.levels[i].tensors.size(); ++t) {
+                const auto& a = ev.levels[i].tensors[t];
+                const auto& b = bf.levels[i].tensors[t];
+                const QByteArray where = QByteArray::number(int(i)) + "/" + QByteArray::number(int(t));
+                QVERIFY2(a.reads == b.reads, where.constData());
+                QVERIFY2(a.fills == b.fills, where.constData());
+                QVERIFY2(a.updates == b.updates, where.constData());
+                QVERIFY2(a.link_transfers == b.link_transfers, where.constData());
+            }
+    }
+
+    // A search skips candidates over budget and counts them apart from the invalid ones.
+    void searchCountsAndSkipsOverBudgetCandidates()
+    {
+        const Project p = eyerissProject(kSmallLayer, kSmallRubyLevels);
+        const Workload& w = p.workloads[0].workload;
+        const Mapspace space(w, p.architecture, MapspaceKind::Ruby);
+        SearchOptions o;
+        o.algorithm = "random";
+        o.evaluationBudget = 400;
+        o.seed = 5;
+        const SearchResult normal = runSearch(space, o);
+        QCOMPARE(normal.overBudget, std::int64_t(0));
+        QVERIFY(normal.valid > 0);
+
+        o.model.exactWorkBudget = 1;  // every walked stage is over budget
+        const SearchResult tight = runSearch(space, o);
+        QCOMPARE(tight.evaluated, normal.evaluated);
+        QVERIFY(tight.overBudget > 0);
+        // Candidates a closed form covers stay valid; the skipped ones were valid before.
+        QCOMPARE(tight.valid + tight.overBudget, normal.valid);
+        if (tight.found) QVERIFY(!tight.bestEvaluation.exactBudgetExceeded);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExactBudget)
+#include "tst_exact_budget.moc"
