@@ -136,21 +136,26 @@ void EvaluationSummaryView::showEvaluation(const QString& title, const Evaluatio
         values_[Metric::Macs]->setText(NumberFormat::count(e.macs));
         QStringList lines;
         for (const Diagnostic& d : e.errors) lines << QString::fromStdString(d.toString());
-        setStatus(tr("%1: invalid mapping\n%2").arg(title, lines.join(QLatin1Char('\n'))), true);
+        const QString what = e.exactBudgetExceeded ? tr("no figures: the exact evaluation stopped at its budget")
+                                                   : tr("invalid mapping");
+        setStatus(tr("%1: %2\n%3").arg(title, what, lines.join(QLatin1Char('\n'))), true);
         return;
     }
     setStatus(title, false);
     fillMetrics(e);
 }
 
-void EvaluationSummaryView::showStale(const QString& title, const Evaluation& lastValid, const Diagnostics& errors)
+void EvaluationSummaryView::showStale(const QString& title, const Evaluation& lastValid, const Diagnostics& errors,
+                                      bool overBudget)
 {
     accessModel_->setEvaluation(lastValid);
     fillMetrics(lastValid);
     QStringList lines;
     for (const Diagnostic& d : errors) lines << QString::fromStdString(d.toString());
-    setStatus(tr("%1: the edited mapping is invalid; the figures below (marked *) are of the last valid one.\n%2")
-                  .arg(title, lines.join(QLatin1Char('\n'))),
+    const QString what = overBudget ? tr("the exact evaluation of the edited mapping stopped at its budget")
+                                    : tr("the edited mapping is invalid");
+    setStatus(tr("%1: %2; the figures below (marked *) are of the last valid one.\n%3")
+                  .arg(title, what, lines.join(QLatin1Char('\n'))),
               true);
     for (auto& [metric, label] : values_) label->setText(label->text() + QStringLiteral(" *"));
 }

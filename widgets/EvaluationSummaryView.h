@@ -25,7 +25,7 @@ public:
     void showEvaluation(const QString& title, const Evaluation& e);
     void showFailure(const QString& title, const QString& message);
     // The edited mapping is invalid: keeps the figures of `lastValid`, marked as such, and lists `errors`.
-    void showStale(const QString& title, const Evaluation& lastValid, const Diagnostics& errors);
+    void showStale(const QString& title, const Evaluation& lastValid, const Diagnostics& errors, bool overBudget = false);
     // Keeps the figures, says they are being brought up to date.
     void showUpdating(const QString& title);
     void clear();

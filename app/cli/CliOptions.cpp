@@ -32,6 +32,15 @@ std::string generalUsage()
            "Exit status: 0 ok, 1 check failed or invalid mapping, 2 usage error, 3 input error.\n";
 }
 
+std::string exactBudgetHelp()
+{
+    const ModelOptions defaults;
+    return "  --exact-memory-mb N     memory one exact analysis may use (default " +
+           std::to_string(defaults.exactMemoryBudgetMB) + "; 0 = no bound)\n"
+           "  --exact-steps N         steps one exact analysis may take (default " +
+           std::to_string(defaults.exactWorkBudget) + "; 0 = no bound)\n";
+}
+
 std::string evalUsage()
 {
     return "Usage: nestor-cli eval PROJECT [--mapping NAME] [--format text|json|csv]\n"
@@ -40,10 +49,11 @@ std::string evalUsage()
            "\n"
            "  -m, --mapping NAME   the mapping to evaluate (default: job.mapping, else the first)\n"
            "  -f, --format FORMAT  text (default): summary and loop nest; json or csv: all figures\n"
+           + exactBudgetHelp() +
            "  -h, --help           show this help\n"
            "\n"
-           "Exit status: 0 valid mapping, 1 invalid mapping (reasons are printed), 2 usage error,\n"
-           "3 unreadable or invalid project.\n";
+           "Exit status: 0 valid mapping, 1 invalid mapping or exact evaluation over budget\n"
+           "(reasons are printed), 2 usage error, 3 unreadable or invalid project.\n";
 }
 
 std::string checkReferenceUsage()
@@ -90,6 +100,8 @@ std::string searchUsage()
            "  --timeloop-out FILE     the best mapping in Timeloop's mapping YAML\n"
            "  --json FILE, --csv FILE the best mapping's figures (network: per layer and total)\n"
            "  -q, --quiet             no progress line on stderr\n"
+           + exactBudgetHelp() +
+           "                          (candidates over either bound are counted and skipped)\n"
            "\n"
            "Exit status: 0 a valid mapping was found, 1 none found, 2 usage error, 3 input error.\n";
 }
@@ -109,7 +121,8 @@ std::string sweepUsage()
            "  --arrays LIST           X x Y sizes (default 2x7,4x7,7x7,8x8,14x8,14x12,16x12,16x16)\n"
            "  --mapspace LIST         e.g. pfm,ruby-s (default)\n"
            "  --algorithm, --threads, --seed, --metric, --budget, --search-size, --timeout,\n"
-           "  --victory               as for search\n"
+           "  --victory, --exact-memory-mb, --exact-steps\n"
+           "                          as for search\n"
            "  --csv FILE, --json FILE the table\n"
            "  -q, --quiet             no progress line on stderr\n";
 }
@@ -142,6 +155,20 @@ bool takeValue(const std::vector<std::string>& args, std::size_t& i, const std::
     return true;
 }
 
+long long number(const std::string& option, const std::string& v, long long min, long long max, const std::string& usage);
+
+// --exact-memory-mb N, --exact-steps N (eval, search, sweep).
+bool takeExactBudget(const std::vector<std::string>& args, std::size_t& i, ExactBudgetCliOptions& o,
+                     const std::string& usage)
+{
+    const std::string& a = args[i];
+    std::string v;
+    if (takeValue(args, i, "", "--exact-memory-mb", v, usage)) o.memoryMB = number(a, v, 0, 1LL << 40, usage);
+    else if (takeValue(args, i, "", "--exact-steps", v, usage)) o.steps = number(a, v, 0, LLONG_MAX, usage);
+    else return false;
+    return true;
+}
+
 Command parseEval(const std::vector<std::string>& args)
 {
     Command c;
@@ -157,6 +184,7 @@ Command parseEval(const std::vector<std::string>& args)
             if (v != "text" && v != "json" && v != "csv")
                 throw UsageError("unknown format '" + v + "' (text, json or csv)", usage);
             c.eval.format = v;
+        } else if (takeExactBudget(args, i, c.eval.exact, usage)) {
         } else if (!a.empty() && a[0] == '-' && a != "-") {
             throw UsageError("unknown option '" + a + "'", usage);
         } else if (c.eval.project.empty()) {
@@ -256,6 +284,7 @@ Command parseSearchLike(const std::vector<std::string>& args, bool sweep)
         else if (takeValue(args, i, "", "--json", v, usage)) o.json = v;
         else if (takeValue(args, i, "", "--csv", v, usage)) o.csv = v;
         else if (sweep && takeValue(args, i, "", "--arrays", v, usage)) o.arrays = splitList(v);
+        else if (takeExactBudget(args, i, o.exact, usage)) continue;
         else if (!a.empty() && a[0] == '-' && a != "-") throw UsageError("unknown option '" + a + "'", usage);
         else if (o.project.empty()) o.project = a;
         else throw UsageError("one project file only (got '" + o.project + "' and '" + a + "')", usage);

@@ -1,15 +1,30 @@
 #pragma once
 // Command-line parsing of nestor-cli (no Qt): subcommands and their options.
+#include "model/Model.h"
+
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace nestor::cli {
 
+// Bounds on the model's exact analysis (ModelOptions::exactMemoryBudgetMB, exactWorkBudget);
+// 0 = no bound.
+struct ExactBudgetCliOptions {
+    long long memoryMB = static_cast<long long>(ModelOptions{}.exactMemoryBudgetMB);
+    long long steps = static_cast<long long>(ModelOptions{}.exactWorkBudget);
+    void applyTo(ModelOptions& m) const
+    {
+        m.exactMemoryBudgetMB = static_cast<std::size_t>(memoryMB);
+        m.exactWorkBudget = static_cast<std::uint64_t>(steps);
+    }
+};
+
 struct EvalOptions {
     std::string project;
     std::string mapping;         // empty = job default or first mapping
     std::string format = "text"; // text | json | csv
+    ExactBudgetCliOptions exact;
 };
 
 struct CheckReferenceOptions {
@@ -39,6 +54,7 @@ struct SearchCliOptions {
     std::string csv;
     std::vector<std::string> arrays; // sweep: "XxY" PE arrays
     bool quiet = false;              // no progress line
+    ExactBudgetCliOptions exact;
 };
 
 struct Command {

@@ -37,6 +37,11 @@ void printSummary(std::ostream& out, const Project& p, const ProjectMapping& pm,
     out << "Workload      " << w.name << " (" << grouped(w.macs()) << " MACs)\n";
     out << "Mapping       " << pm.mapping.name << "\n";
     out << "Architecture  " << (p.architecture.name.empty() ? "(unnamed)" : p.architecture.name) << "\n\n";
+    if (ev.exactBudgetExceeded) {
+        out << "No figures: the exact evaluation stopped at its budget (raise --exact-memory-mb or --exact-steps):\n";
+        for (const auto& d : ev.errors) out << "  " << d.toString() << "\n";
+        return;
+    }
     if (!ev.valid) {
         out << "The mapping is INVALID:\n";
         for (const auto& d : ev.errors) out << "  " << d.toString() << "\n";
@@ -117,7 +122,9 @@ int runEval(const EvalOptions& opt, std::ostream& out, std::ostream& err)
         return kExitInput;
     }
 
-    const Evaluation ev = evaluate(pw->workload, arch, pm->mapping);
+    ModelOptions mo;
+    opt.exact.applyTo(mo);
+    const Evaluation ev = evaluate(pw->workload, arch, pm->mapping, mo);
     const ResultsMeta meta{p.name, pw->workload.name, pm->mapping.name, p.architecture.name};
     if (opt.format == "json") {
         out << evaluationToJson(ev, meta);

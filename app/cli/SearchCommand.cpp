@@ -138,6 +138,7 @@ SearchOptions engineSearchOptions(const SearchCliOptions& opt)
     o.searchSize = opt.searchSize;
     o.timeout = opt.timeout;
     o.victoryCondition = opt.victory;
+    opt.exact.applyTo(o.model);
     return o;
 }
 

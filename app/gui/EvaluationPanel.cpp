@@ -95,7 +95,7 @@ void EvaluationPanel::showEvaluation(const Evaluation& e)
     loopNest_->setEvaluation(e);
     if (!e.valid && lastValid_) {
         stale_ = true;
-        summary_->showStale(title_, *lastValid_, e.errors);
+        summary_->showStale(title_, *lastValid_, e.errors, e.exactBudgetExceeded);
         chart_->setNote(tr("last valid evaluation"));
         showFigures(*lastValid_);
         return;

@@ -42,6 +42,7 @@ std::string evaluationToJson(const Evaluation& ev, const ResultsMeta& meta)
     j.field("project", meta.project).field("workload", meta.workload);
     j.field("mapping", meta.mapping).field("architecture", meta.architecture);
     j.field("valid", ev.valid);
+    j.field("exact_budget_exceeded", ev.exactBudgetExceeded);
     j.key("errors").beginArray();
     for (const auto& d : ev.errors) {
         j.beginObject();
@@ -110,6 +111,7 @@ std::string evaluationToCsv(const Evaluation& ev, const ResultsMeta& meta)
     kv("mapping", meta.mapping);
     kv("architecture", meta.architecture);
     kv("valid", ev.valid ? "yes" : "no");
+    kv("exact_budget_exceeded", ev.exactBudgetExceeded ? "yes" : "no");
     for (const auto& d : ev.errors) kv("error", d.toString());
     kv("macs", std::to_string(ev.macs));
     kv("cycles", std::to_string(ev.cycles));

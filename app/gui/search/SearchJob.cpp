@@ -84,6 +84,7 @@ bool SearchJob::start(SearchRequest request)
         SearchProgress last;
         last.evaluated = o.result.evaluated;
         last.valid = o.result.valid;
+        last.overBudget = o.result.overBudget;
         last.hasBest = o.result.found;
         last.best = o.result.found && !o.result.bestMetrics.empty() ? o.result.bestMetrics.front() : 0.0;
         last.seconds = o.result.seconds;

@@ -455,8 +455,10 @@ void SearchPanel::onProgress(const SearchProgress& p)
     if (o.evaluationBudget > 0) jobs_->setProgress(r.job, p.evaluated, o.evaluationBudget);
     else if (o.searchSize > 0) jobs_->setProgress(r.job, p.valid, o.searchSize);
     else jobs_->setProgress(r.job, 0, 0);
-    jobs_->setStatus(r.job, tr("%1 evaluated, %2 valid, best %3, %4 s")
-                                .arg(count(p.evaluated), count(p.valid),
+    const QString skipped = p.overBudget > 0 ? tr(" (%1 over the exact-evaluation budget, skipped)").arg(count(p.overBudget))
+                                             : QString();
+    jobs_->setStatus(r.job, tr("%1 evaluated, %2 valid%3, best %4, %5 s")
+                                .arg(count(p.evaluated), count(p.valid), skipped,
                                      p.hasBest ? metricValueText(o.metrics.front(), p.best) : QStringLiteral("—"))
                                 .arg(p.seconds, 0, 'f', 1));
 }
@@ -533,6 +535,9 @@ void SearchPanel::updateRow(int index)
     const SearchResult& res = r.outcome.result;
     set(ColEvaluated, count(res.evaluated));
     set(ColValid, count(res.valid));
+    if (res.overBudget > 0)
+        table_->item(index, ColValid)->setToolTip(tr("%1 candidates skipped: their exact evaluation exceeds the model's budget")
+                                                    .arg(count(res.overBudget)));
     QStringList reasons;
     for (const std::string& s : res.stopReasons)
         if (!reasons.contains(QString::fromStdString(s))) reasons << QString::fromStdString(s);
