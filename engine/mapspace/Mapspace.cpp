@@ -63,7 +63,9 @@ Mapspace::Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstr
     for (int l = 0; l < L; ++l)
         for (int t = 0; t < T; ++t)
             if (fixedKeep_[l][t] < 0) freeKeeps_.emplace_back(l, t);
-    if (freeKeeps_.size() > 62) throw NestorError("mapspace", "too many free keep/bypass choices (at most 62)");
+    if (freeKeeps_.size() > 62)
+        throw NestorError("constraints.bypass", "too many free keep/bypass choices (" + std::to_string(freeKeeps_.size()) +
+                                                    "; at most 62): fix some with bypass constraints");
 }
 
 void Mapspace::buildSlots()
@@ -126,8 +128,10 @@ void Mapspace::buildDimension(int dim, MapspaceBuildGuard& guard)
 {
     DimSpace& ds = dims_[dim];
     const std::int64_t D = w_.bounds[dim];
-    guard.setSubject("dimension " + w_.dimNames[dim] + " (" + std::to_string(D) + ") of the " + mapspaceKindName(kind_) +
-                     " mapspace");
+    guard.setSubject("constraints.factors." + w_.dimNames[dim],
+                     "dimension " + w_.dimNames[dim] + " (" + std::to_string(D) + ") of the " + mapspaceKindName(kind_) +
+                         " mapspace",
+                     "constrain its factors or use a mapspace without temporal remainders");
     std::vector<FactorSlotSpec> specs(slots_.size());
     std::vector<std::int64_t> spatialHi;
     for (int s = 0; s < numSlots(); ++s) {
@@ -204,7 +208,8 @@ NestorError Mapspace::noFactorizationError() const
 
 void Mapspace::buildCoupling(MapspaceBuildGuard& guard)
 {
-    guard.setSubject("the spatial coupling of the " + mapspaceKindName(kind_) + " mapspace");
+    guard.setSubject("constraints.spatial", "the spatial coupling of the " + mapspaceKindName(kind_) + " mapspace",
+                     "constrain the spatial factors (factors or split constraints on the levels with fanouts)");
     std::int64_t space = 1;
     strides_.clear();
     for (int s : spatialSlots_) {

@@ -21,9 +21,15 @@ class MapspaceBuildGuard {
 public:
     MapspaceBuildGuard(const std::atomic<bool>* cancel, std::int64_t stepLimit) : cancel_(cancel), limit_(stepLimit) {}
 
-    // What is being built, for the error past the limit ("dimension M (2147483647)").
-    void setSubject(std::string subject) { subject_ = std::move(subject); }
-    // Counts n steps; throws MapspaceCancelled or, past the limit, NestorError("mapspace", ...).
+    // What is being built, for the error past the limit ("dimension M (2147483647)"): the field
+    // the user can change to shrink it, and how.
+    void setSubject(std::string field, std::string subject, std::string advice)
+    {
+        field_ = std::move(field);
+        subject_ = std::move(subject);
+        advice_ = std::move(advice);
+    }
+    // Counts n steps; throws MapspaceCancelled or, past the limit, a NestorError naming the field to constrain.
     void step(std::int64_t n = 1)
     {
         steps_ += n;
@@ -34,8 +40,8 @@ public:
         polled_ = steps_;
         if (cancel_ && cancel_->load(std::memory_order_relaxed)) throw MapspaceCancelled();
         if (limit_ > 0 && steps_ > limit_)
-            throw NestorError("mapspace", subject_ + ": building the factor tables needs more than " + std::to_string(limit_) +
-                                              " steps; constrain its factors or use a mapspace without temporal remainders");
+            throw NestorError(field_, subject_ + ": building the factor tables needs more than " + std::to_string(limit_) +
+                                          " steps; " + advice_);
     }
     std::int64_t steps() const { return steps_; }
 
@@ -44,7 +50,7 @@ private:
     const std::atomic<bool>* cancel_;
     std::int64_t limit_;
     std::int64_t steps_ = 0, polled_ = 0;
-    std::string subject_ = "the mapspace";
+    std::string field_ = "constraints", subject_ = "the mapspace", advice_ = "constrain its factors";
 };
 
 } // namespace nestor

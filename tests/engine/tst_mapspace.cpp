@@ -492,12 +492,13 @@ private slots:
         MapspaceBuildGuard cancelled(&up, 0);
         QVERIFY_THROWS_EXCEPTION(MapspaceCancelled, f.table({}, &cancelled));
         MapspaceBuildGuard limited(nullptr, 10000);
-        limited.setSubject("dimension D (2147483647)");
+        limited.setSubject("constraints.factors.D", "dimension D (2147483647)", "constrain its factors");
         try {
             f.table({}, &limited);
             QFAIL("a table of more than 10000 steps was built");
         } catch (const NestorError& e) {
             QVERIFY2(std::string(e.what()).find("dimension D (2147483647)") != std::string::npos, e.what());
+            QCOMPARE(e.diagnostics().front().field, std::string("constraints.factors.D"));
         }
     }
 };
