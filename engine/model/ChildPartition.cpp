@@ -76,13 +76,7 @@ public:
             if (stack.size() + static_cast<std::size_t>(trips) > kMaxPartitionIntervals) throw ExactBudgetExceeded(tooMany());
             for (std::int64_t i = 0; i < trips; ++i) stack.push_back({f.k + 1, f.base + i * l.stride, f.allLast && i == trips - 1});
         }
-        std::sort(out.begin(), out.end());
-        Intervals merged;
-        for (const auto& iv : out) {
-            if (!merged.empty() && iv.first <= merged.back().second) merged.back().second = std::max(merged.back().second, iv.second);
-            else merged.push_back(iv);
-        }
-        return merged;
+        return mergeIntervals(std::move(out));
     }
 
 private:

@@ -22,16 +22,6 @@ void orShifted(Bits& dst, const Bits& src, std::int64_t shift)
     }
 }
 
-Intervals merge(Intervals v)
-{
-    std::sort(v.begin(), v.end());
-    Intervals out;
-    for (const auto& iv : v) {
-        if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
-        else out.push_back(iv);
-    }
-    return out;
-}
 
 // The Minkowski sum by interval arithmetic, terms by increasing coefficient: it stays a union
 // of few intervals when no term's step jumps over the intervals it shifts (a sliding window
@@ -53,7 +43,7 @@ std::optional<Intervals> sumByIntervals(const RankExpression& rank, const std::v
                 next.push_back({a + t->coef * lo, b + t->coef * (hi - 1)});
                 if (next.size() > kMaxSumIntervals) return std::nullopt;
             }
-        values = merge(std::move(next));
+        values = mergeIntervals(std::move(next));
     }
     return values;
 }
@@ -62,6 +52,17 @@ std::optional<Intervals> sumByIntervals(const RankExpression& rank, const std::v
 constexpr std::int64_t kMaxBitmapValues = std::int64_t{1} << 28;
 
 } // namespace
+
+Intervals mergeIntervals(Intervals v)
+{
+    std::sort(v.begin(), v.end());
+    Intervals out;
+    for (const auto& iv : v) {
+        if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
+        else out.push_back(iv);
+    }
+    return out;
+}
 
 Intervals intervalsOf(const std::vector<std::uint8_t>& covered)
 {
@@ -83,7 +84,7 @@ Intervals replicate(const Intervals& base, std::int64_t stride, std::int64_t tri
     v.reserve(base.size() * static_cast<std::size_t>(trips));
     for (std::int64_t i = 0; i < trips; ++i)
         for (const auto& iv : base) v.push_back({iv.first + i * stride, iv.second + i * stride});
-    return merge(std::move(v));
+    return mergeIntervals(std::move(v));
 }
 
 std::int64_t countRankValues(const RankExpression& rank, const std::vector<Intervals>& positions)

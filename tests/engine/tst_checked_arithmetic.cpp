@@ -2,6 +2,7 @@
 // counts would not fit below 2^62 are located errors when a project or reference case is read
 // or a value is validated, never a silent 64-bit wrap; the largest valid sizes evaluate exactly.
 // Every expected number below is worked out by hand in the comments.
+#include "support/TextEdits.h"
 #include "common/CheckedMath.h"
 #include "common/Error.h"
 #include "io/ProjectYaml.h"
@@ -18,32 +19,14 @@
 #endif
 
 using namespace nestor;
+using test::positionOf;
+using test::replaced;
 
 namespace {
 
 constexpr std::int64_t k2to40 = std::int64_t{1} << 40;
 
-std::string replaced(const std::string& text, const std::string& from, const std::string& to)
-{
-    const auto pos = text.find(from);
-    if (pos == std::string::npos) qFatal("test bug: '%s' not in the text", from.c_str());
-    return text.substr(0, pos) + to + text.substr(pos + from.size());
-}
 
-// 1-based line and column of the first character of `needle`.
-std::pair<int, int> positionOf(const std::string& text, const std::string& needle)
-{
-    const std::size_t pos = text.find(needle);
-    if (pos == std::string::npos) qFatal("test bug: '%s' not found", needle.c_str());
-    int line = 1;
-    std::size_t lineStart = 0;
-    for (std::size_t i = 0; i < pos; ++i)
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    return {line, static_cast<int>(pos - lineStart) + 1};
-}
 
 // The only diagnostic of reading `text` as a project (the test fails if it reads fine).
 Diagnostic projectError(const std::string& text)

@@ -76,6 +76,24 @@ mappings:
     return parseProject(text, "p4096.yaml");
 }
 
+// Every count of `ev` equals the brute force's (partitions where they matter: read-write tensors).
+void compareWithBruteForce(const Workload& w, const Architecture& a, const Mapping& m, const Evaluation& ev)
+{
+    const test::BFResult bf = test::bruteForceEvaluate(w, a, m);
+    QCOMPARE(ev.macs, bf.macs);
+    QCOMPARE(ev.compute_cycles, bf.compute_cycles);
+    QCOMPARE(ev.utilized_macs, bf.utilized_macs);
+    for (std::size_t i = 0; i < ev.levels.size(); ++i)
+        for (std::size_t t = 0; t < ev.levels[i].tensors.size(); ++t) {
+            const auto& x = ev.levels[i].tensors[t];
+            const auto& y = bf.levels[i].tensors[t];
+            const QByteArray where = QByteArray::number(int(i)) + "/" + QByteArray::number(int(t));
+            QVERIFY2(x.reads == y.reads && x.fills == y.fills && x.updates == y.updates, where.constData());
+            QVERIFY2(x.link_transfers == y.link_transfers, where.constData());
+            QVERIFY2(x.partition_size == y.partition_size || !w.tensors[t].readWrite, where.constData());
+        }
+}
+
 long peakRssMB()
 {
     rusage ru{};
@@ -106,17 +124,7 @@ private slots:
         QVERIFY2(ev.valid, ev.errors.empty() ? "" : ev.errors[0].message.c_str());
         if (kMemoryIsMeasurable) QVERIFY2(peakRssMB() < 100, qPrintable(QString::number(peakRssMB())));
         QCOMPARE(ev.macs, std::int64_t(16) * 8 * 4096 * 3);
-        const test::BFResult bf = test::bruteForceEvaluate(w, p.architecture, p.mappings[0].mapping);
-        QCOMPARE(ev.compute_cycles, bf.compute_cycles);
-        QCOMPARE(ev.utilized_macs, bf.utilized_macs);
-        for (std::size_t i = 0; i < ev.levels.size(); ++i)
-            for (std::size_t t = 0; t < ev.levels[i].tensors.size(); ++t) {
-                const auto& a = ev.levels[i].tensors[t];
-                const auto& b = bf.levels[i].tensors[t];
-                const QByteArray where = QByteArray::number(int(i)) + "/" + QByteArray::number(int(t));
-                QVERIFY2(a.reads == b.reads && a.fills == b.fills && a.updates == b.updates, where.constData());
-                QVERIFY2(a.partition_size == b.partition_size || !w.tensors[t].readWrite, where.constData());
-            }
+        compareWithBruteForce(w, p.architecture, p.mappings[0].mapping, ev);
     }
 
     void heavyWalkStopsAtTheMemoryBudget()
@@ -156,19 +164,7 @@ private slots:
         const Evaluation ev = evaluate(w, p.architecture, p.mappings[0].mapping);
         QVERIFY2(ev.valid, ev.errors.empty() ? "" : ev.errors[0].message.c_str());
         QVERIFY(!ev.exactBudgetExceeded);
-        const test::BFResult bf = test::bruteForceEvaluate(w, p.architecture, p.mappings[0].mapping);
-        QCOMPARE(ev.macs, bf.macs);
-        QCOMPARE(ev.compute_cycles, bf.compute_cycles);
-        for (std::size_t i = 0; i < ev.levels.size(); ++i)
-            for (std::size_t t = 0; t < ev.levels[i].tensors.size(); ++t) {
-                const auto& a = ev.levels[i].tensors[t];
-                const auto& b = bf.levels[i].tensors[t];
-                const QByteArray where = QByteArray::number(int(i)) + "/" + QByteArray::number(int(t));
-                QVERIFY2(a.reads == b.reads, where.constData());
-                QVERIFY2(a.fills == b.fills, where.constData());
-                QVERIFY2(a.updates == b.updates, where.constData());
-                QVERIFY2(a.link_transfers == b.link_transfers, where.constData());
-            }
+        compareWithBruteForce(w, p.architecture, p.mappings[0].mapping, ev);
     }
 
     // A search skips candidates over budget and counts them apart from the invalid ones.

@@ -1,5 +1,6 @@
 // Project files (docs/project-format.md): reading, located errors, includes, and the
 // writer's round trip read(write(p)) == p.
+#include "support/TextEdits.h"
 #include "common/Error.h"
 #include "io/ProjectYaml.h"
 
@@ -16,6 +17,8 @@
 #endif
 
 using namespace nestor;
+using test::positionOf;
+using test::replaced;
 
 namespace {
 
@@ -44,31 +47,7 @@ const std::string kBase =
     "      - level: Buf\n"                                     // 21
     "        temporal: [[P, 16], [R, 3]]\n";                   // 22
 
-std::string replaced(const std::string& text, const std::string& from, const std::string& to)
-{
-    const auto pos = text.find(from);
-    if (pos == std::string::npos) qFatal("test bug: '%s' not in the base text", from.c_str());
-    return text.substr(0, pos) + to + text.substr(pos + from.size());
-}
 
-// 1-based line and column of the first character of the n-th occurrence of `needle`.
-std::pair<int, int> positionOf(const std::string& text, const std::string& needle, int occurrence = 1)
-{
-    std::size_t pos = std::string::npos, from = 0;
-    for (int i = 0; i < occurrence; ++i) {
-        pos = text.find(needle, from);
-        if (pos == std::string::npos) qFatal("test bug: '%s' not found", needle.c_str());
-        from = pos + 1;
-    }
-    int line = 1;
-    std::size_t lineStart = 0;
-    for (std::size_t i = 0; i < pos; ++i)
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    return {line, static_cast<int>(pos - lineStart) + 1};
-}
 
 void writeFile(const QString& path, const std::string& text)
 {

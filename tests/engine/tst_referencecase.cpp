@@ -1,5 +1,6 @@
 // Timeloop reference cases: every file parses; values spot-checked by hand against the
 // files; located errors; and the field-by-field checker on hand-built evaluations.
+#include "support/TextEdits.h"
 #include "common/Error.h"
 #include "io/ReferenceCase.h"
 #include "io/ReferenceCheck.h"
@@ -16,32 +17,15 @@
 #endif
 
 using namespace nestor;
+using test::positionOf;
+using test::replaced;
 
 namespace {
 
 QString casesDir() { return QString::fromUtf8(NESTOR_TEST_DATA_DIR) + QStringLiteral("/timeloop/cases"); }
 std::string casePath(const char* name) { return (casesDir() + "/" + name + ".yaml").toStdString(); }
 
-std::string replaced(const std::string& text, const std::string& from, const std::string& to)
-{
-    const auto pos = text.find(from);
-    if (pos == std::string::npos) qFatal("test bug: '%s' not in the case", from.c_str());
-    return text.substr(0, pos) + to + text.substr(pos + from.size());
-}
 
-std::pair<int, int> positionOf(const std::string& text, const std::string& needle)
-{
-    const auto pos = text.find(needle);
-    if (pos == std::string::npos) qFatal("test bug: '%s' not found", needle.c_str());
-    int line = 1;
-    std::size_t lineStart = 0;
-    for (std::size_t i = 0; i < pos; ++i)
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    return {line, static_cast<int>(pos - lineStart) + 1};
-}
 
 // An Evaluation that reports exactly the figures of the case (exact_counts where given):
 // per-instance counts uniform over the utilized instances.
