@@ -180,17 +180,37 @@ private:
         }
         return true;
     }
+    // A key by reference: a lookup that hits (most lookups) copies no state.
+    struct KeyRef {
+        int p;
+        std::uint32_t flags;
+        bool active;
+        std::uint64_t suffix;
+        const State* state;
+    };
     struct KeyHash {
+        using is_transparent = void;
         const int* n;  // the walker's rank count (set after construction)
-        std::size_t operator()(const Key& k) const
+        std::size_t operator()(const Key& k) const { return of(k.p, k.flags, k.active, k.suffix, k.state); }
+        std::size_t operator()(const KeyRef& k) const { return of(k.p, k.flags, k.active, k.suffix, *k.state); }
+        std::size_t of(int p, std::uint32_t flags, bool active, std::uint64_t suffix, const State& state) const
         {
-            std::size_t h = hashState(k.state, *n);
-            mix(h, static_cast<std::uint64_t>(k.p));
-            mix(h, k.flags);
-            mix(h, k.active ? 1 : 0);
-            mix(h, k.suffix);
+            std::size_t h = hashState(state, *n);
+            mix(h, static_cast<std::uint64_t>(p));
+            mix(h, flags);
+            mix(h, active ? 1 : 0);
+            mix(h, suffix);
             return h;
         }
+    };
+    struct KeyEq {
+        using is_transparent = void;
+        bool operator()(const Key& a, const Key& b) const { return a == b; }
+        bool operator()(const KeyRef& a, const Key& b) const
+        {
+            return a.p == b.p && a.flags == b.flags && a.active == b.active && a.suffix == b.suffix && *a.state == b.state;
+        }
+        bool operator()(const Key& a, const KeyRef& b) const { return (*this)(b, a); }
     };
 
     // The result is either a memo entry (stable: the memo's nodes never move) or `scratch`.
@@ -314,9 +334,9 @@ private:
         const bool imp = nest_.dimImperfect(l.dim);
         const std::uint32_t bit = 1u << l.dim;
         const bool active = true;  // idle instances never get here
-        Key key{p, flags, active, suffixCode_.empty() ? 0 : suffixCode_[p], st};
+        const KeyRef ref{p, flags, active, suffixCode_.empty() ? 0 : suffixCode_[p], &st};
         chargeWork(1);  // a lookup hashes and compares whole states
-        if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+        if (auto it = memo_.find(ref); it != memo_.end()) return it->second;
         chargeMemoEntry();
 
         const std::int64_t trips = (imp && (flags & bit)) ? l.residual : l.bound;
@@ -364,7 +384,7 @@ private:
         res.acc.add(last.acc);
         res.exit = last.exit;
         res.disp = plus(scaled(step, nonLast), last.disp);
-        return memo_.emplace(std::move(key), std::move(res)).first->second;
+        return memo_.emplace(Key{ref.p, ref.flags, ref.active, ref.suffix, st}, std::move(res)).first->second;
     }
 
     // Distinct words of the tensor that one child ever holds.
@@ -656,7 +676,7 @@ private:
     struct ArenaRelease {
         ~ArenaRelease() { arena().release(); }
     } arenaRelease_;  // declared before the memo: destroyed after it
-    std::pmr::unordered_map<Key, RunResult, KeyHash> memo_{64, KeyHash{&nRanks_}, std::equal_to<Key>{}, arena().resource()};
+    std::pmr::unordered_map<Key, RunResult, KeyHash, KeyEq> memo_{64, KeyHash{&nRanks_}, KeyEq{}, arena().resource()};
     std::vector<std::vector<std::pair<std::int64_t, std::pair<State, Acc>>>> seenAt_;
     std::vector<Delta> leafDeltas_;
     std::vector<std::uint8_t> leafBusy_;
