@@ -51,14 +51,17 @@ qint64 longestStallWhileEditing()
     QObject::connect(&probe, &QTimer::timeout, [&] { worstGap = std::max(worstGap, sinceTick.restart()); });
     sinceTick.start();
     probe.start();
-    // GLB `for P in [0:8)` through 1, 2, 4, 8 (the DRAM P loop absorbs it), then undo them all.
-    const commands::LoopRef glbP{kMapping, 1, commands::LoopKind::Temporal, 2};
+    // GLB `for P in [0:8)` through 4, 2, 1, 8, 2, 4 (the DRAM P loop absorbs it), then six
+    // alternating undos and redos: the edits merge into one undo step, and twelve changes
+    // keep the load of the original six edits and six undos.
+    const commands::LoopRef glbP{kMapping, 1, nestor::LoopKind::Temporal, 2};
     for (int f : {4, 2, 1, 8, 2, 4}) {
         if (!commands::setLoopFactor(*w.document(), glbP, f, f).isEmpty()) return -1;
         QTest::qWait(150);
     }
-    while (w.document()->undoStack()->canUndo()) {
-        w.document()->undoStack()->undo();
+    for (int i = 0; i < 6; ++i) {
+        if (i % 2 == 0) w.document()->undoStack()->undo();
+        else w.document()->undoStack()->redo();
         QTest::qWait(150);
     }
     if (!QTest::qWaitFor([&] { return !w.isEvaluating(); }, kWaitMs)) return -1;

@@ -39,14 +39,12 @@ constexpr MetricInfo kMetrics[] = {
 };
 constexpr int kMetricsPerRow = 4;
 
-QString boundText(const Evaluation& e)
+// The limit the roofline puts the mapping on (analysis/Roofline.h), so summary and chart agree.
+QString boundText(const Roofline& r)
 {
-    if (e.cycles <= e.compute_cycles) return EvaluationSummaryView::tr("compute");
-    const LevelStats* slowest = nullptr;
-    for (const LevelStats& l : e.levels)
-        if (!slowest || l.cycles > slowest->cycles) slowest = &l;
-    if (!slowest) return EvaluationSummaryView::tr("bandwidth");
-    return EvaluationSummaryView::tr("%1 bandwidth").arg(QString::fromStdString(slowest->name));
+    if (!r.valid) return QStringLiteral("—");
+    if (r.computeBound()) return EvaluationSummaryView::tr("compute");
+    return EvaluationSummaryView::tr("%1 bandwidth").arg(QString::fromStdString(r.roofs[*r.binding].label()));
 }
 
 } // namespace
@@ -128,7 +126,7 @@ void EvaluationSummaryView::showFailure(const QString& title, const QString& mes
     setStatus(tr("%1: evaluation failed: %2").arg(title, message), true);
 }
 
-void EvaluationSummaryView::showEvaluation(const QString& title, const Evaluation& e)
+void EvaluationSummaryView::showEvaluation(const QString& title, const Evaluation& e, const Roofline& roofline)
 {
     accessModel_->setEvaluation(e);
     if (!e.valid) {
@@ -142,14 +140,14 @@ void EvaluationSummaryView::showEvaluation(const QString& title, const Evaluatio
         return;
     }
     setStatus(title, false);
-    fillMetrics(e);
+    fillMetrics(e, roofline);
 }
 
-void EvaluationSummaryView::showStale(const QString& title, const Evaluation& lastValid, const Diagnostics& errors,
-                                      bool overBudget)
+void EvaluationSummaryView::showStale(const QString& title, const Evaluation& lastValid, const Roofline& lastValidRoofline,
+                                      const Diagnostics& errors, bool overBudget)
 {
     accessModel_->setEvaluation(lastValid);
-    fillMetrics(lastValid);
+    fillMetrics(lastValid, lastValidRoofline);
     QStringList lines;
     for (const Diagnostic& d : errors) lines << QString::fromStdString(d.toString());
     const QString what = overBudget ? tr("the exact evaluation of the edited mapping stopped at its budget")
@@ -165,12 +163,12 @@ void EvaluationSummaryView::showUpdating(const QString& title)
     setStatus(tr("%1 (re-evaluating…)").arg(title), false);
 }
 
-void EvaluationSummaryView::fillMetrics(const Evaluation& e)
+void EvaluationSummaryView::fillMetrics(const Evaluation& e, const Roofline& roofline)
 {
     values_[Metric::Macs]->setText(NumberFormat::count(e.macs));
     values_[Metric::Cycles]->setText(NumberFormat::count(e.cycles));
     values_[Metric::Utilization]->setText(NumberFormat::percent(e.utilization));
-    values_[Metric::Bound]->setText(boundText(e));
+    values_[Metric::Bound]->setText(boundText(roofline));
     values_[Metric::Energy]->setText(NumberFormat::energy(e.energy_pJ));
     values_[Metric::EnergyPerMac]->setText(NumberFormat::decimal(e.pJ_per_mac));
     values_[Metric::Area]->setText(NumberFormat::area(e.area_um2));

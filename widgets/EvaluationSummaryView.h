@@ -1,6 +1,7 @@
 #pragma once
 // Headline figures of an Evaluation (MACs, cycles, utilization, energy, pJ/MAC, area,
 // EDP, what bounds the run) above the per level x tensor access table.
+#include "analysis/Roofline.h"
 #include "model/Evaluation.h"
 
 #include <QWidget>
@@ -22,10 +23,12 @@ public:
     explicit EvaluationSummaryView(QWidget* parent = nullptr);
 
     void showPending(const QString& title);                 // "Evaluating <title>…"
-    void showEvaluation(const QString& title, const Evaluation& e);
+    // "Bound by" is the roofline's binding limit (computeRoofline of the same evaluation).
+    void showEvaluation(const QString& title, const Evaluation& e, const Roofline& roofline);
     void showFailure(const QString& title, const QString& message);
     // The edited mapping is invalid: keeps the figures of `lastValid`, marked as such, and lists `errors`.
-    void showStale(const QString& title, const Evaluation& lastValid, const Diagnostics& errors, bool overBudget = false);
+    void showStale(const QString& title, const Evaluation& lastValid, const Roofline& lastValidRoofline, const Diagnostics& errors,
+                   bool overBudget = false);
     // Keeps the figures, says they are being brought up to date.
     void showUpdating(const QString& title);
     void clear();
@@ -38,7 +41,7 @@ public:
 private:
     void setStatus(const QString& text, bool alarming);
     void clearMetrics();
-    void fillMetrics(const Evaluation& e);
+    void fillMetrics(const Evaluation& e, const Roofline& roofline);
 
     QLabel* status_;
     std::map<Metric, QLabel*> values_;

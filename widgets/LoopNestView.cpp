@@ -41,39 +41,42 @@ void LoopNestView::setEditable(bool editable)
                              : QAbstractItemView::NoEditTriggers);
 }
 
+void LoopNestView::rememberCurrentLoop()
+{
+    if (pendingSelection_) return;
+    const QModelIndex current = currentIndex();
+    if (const std::optional<LoopKind> kind = LoopNestModel::loopKindAt(current))
+        pendingSelection_ = Selection{current.data(LoopNestModel::LevelRole).toInt(), *kind,
+                                      current.data(LoopNestModel::LoopIndexRole).toInt()};
+}
+
 void LoopNestView::setMapping(const Workload& w, const Architecture& a, const Mapping& m)
 {
-    const QModelIndex current = currentIndex();
-    if (pendingSelection_.level < 0 && current.isValid())
-        pendingSelection_ = {current.data(LoopNestModel::LevelRole).toInt(), current.data(LoopNestModel::LoopKindRole).toInt(),
-                             current.data(LoopNestModel::LoopIndexRole).toInt()};
+    rememberCurrentLoop();
     model_->setMapping(w, a, m);
 }
 
 void LoopNestView::setEvaluation(const Evaluation& e)
 {
-    const QModelIndex current = currentIndex();
-    if (pendingSelection_.level < 0 && current.isValid())
-        pendingSelection_ = {current.data(LoopNestModel::LevelRole).toInt(), current.data(LoopNestModel::LoopKindRole).toInt(),
-                             current.data(LoopNestModel::LoopIndexRole).toInt()};
+    rememberCurrentLoop();
     model_->setEvaluation(e);
 }
 
 void LoopNestView::clear()
 {
-    pendingSelection_ = {};
+    pendingSelection_.reset();
     model_->clear();
 }
 
 bool LoopNestView::moveCurrentLoop(int delta)
 {
     const QModelIndex current = currentIndex();
-    if (!current.isValid() || current.data(LoopNestModel::RowKindRole).toInt() != int(LoopNestModel::RowKind::Loop)) return false;
+    const std::optional<LoopKind> kind = LoopNestModel::loopKindAt(current);
+    if (!kind) return false;  // not a loop row
     const int level = current.data(LoopNestModel::LevelRole).toInt();
-    const int kind = current.data(LoopNestModel::LoopKindRole).toInt();
     const int index = current.data(LoopNestModel::LoopIndexRole).toInt();
-    pendingSelection_ = {level, kind, index + delta};
-    emit loopMoveRequested(level, kind, index, delta);
+    pendingSelection_ = Selection{level, *kind, index + delta};
+    emit loopMoveRequested(level, *kind, index, delta);
     return true;
 }
 
@@ -112,10 +115,10 @@ void LoopNestView::refreshLayout()
         for (int c = 0; c < model_->rowCount(top); ++c) setFirstColumnSpanned(c, top, true);
     }
     for (int c = 0; c < LoopNestModel::ColumnCount - 1; ++c) resizeColumnToContents(c);
-    if (pendingSelection_.level >= 0) {
-        const QModelIndex sel = model_->loopIndex(pendingSelection_.level, pendingSelection_.kind, pendingSelection_.index);
+    if (pendingSelection_) {
+        const QModelIndex sel = model_->loopIndex(pendingSelection_->level, pendingSelection_->kind, pendingSelection_->index);
         if (sel.isValid()) setCurrentIndex(sel);
-        pendingSelection_ = {};
+        pendingSelection_.reset();
     }
 }
 

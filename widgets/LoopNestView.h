@@ -11,6 +11,8 @@
 
 #include <QTreeView>
 
+#include <optional>
+
 namespace nestor::widgets {
 
 class LoopNestModel;
@@ -30,8 +32,8 @@ public:
     bool moveCurrentLoop(int delta);
 
 signals:
-    void factorEditRequested(int level, int loopKind, int loopIndex, qint64 bound, qint64 residual);
-    void loopMoveRequested(int level, int loopKind, int loopIndex, int delta);
+    void factorEditRequested(int level, nestor::LoopKind loopKind, int loopIndex, qint64 bound, qint64 residual);
+    void loopMoveRequested(int level, nestor::LoopKind loopKind, int loopIndex, int delta);
     void keepChangeRequested(int level, int tensor, bool keep);
 
 protected:
@@ -39,11 +41,16 @@ protected:
 
 private:
     void refreshLayout();
+    // Remembers the current loop so that it stays selected when the model is rebuilt.
+    void rememberCurrentLoop();
 
     LoopNestModel* model_;
     struct Selection {
-        int level = -1, kind = -1, index = -1;
-    } pendingSelection_;
+        int level = -1;
+        LoopKind kind = LoopKind::Temporal;
+        int index = -1;
+    };
+    std::optional<Selection> pendingSelection_;
 };
 
 } // namespace nestor::widgets

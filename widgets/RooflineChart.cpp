@@ -14,18 +14,6 @@
 
 namespace nestor::widgets {
 
-namespace {
-
-std::optional<double> levelBandwidth(const StorageLevel& l)
-{
-    if (l.shared_bw_words_per_cycle) return *l.shared_bw_words_per_cycle;
-    if (l.read_bw_words_per_cycle && l.write_bw_words_per_cycle) return *l.read_bw_words_per_cycle + *l.write_bw_words_per_cycle;
-    if (l.read_bw_words_per_cycle) return *l.read_bw_words_per_cycle;
-    return l.write_bw_words_per_cycle;
-}
-
-} // namespace
-
 RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -56,69 +44,71 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
 void RooflineChart::clear()
 {
     plot_->clearGraphs();
-    roofs_.clear();
-    points_.clear();
+    roofline_ = Roofline{};
     plot_->xAxis->setRange(0.01, 1000);
     plot_->yAxis->setRange(0.1, 1000);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void RooflineChart::setEvaluation(const Architecture& a, const Evaluation& e)
+void RooflineChart::setRoofline(const Roofline& r)
 {
     clear();
-    if (!e.valid || e.cycles <= 0) return;
-    const double peak = double(a.compute.instances);
-    roofs_.push_back({a.compute.name.empty() ? tr("compute") : QString::fromStdString(a.compute.name), 0.0, peak});
-    const double performance = double(e.macs) / double(e.cycles);
-    for (int i = 0; i < a.numLevels() && std::size_t(i) < e.levels.size(); ++i) {
-        const StorageLevel& l = a.levels[std::size_t(i)];
-        if (l.isSpatialOnly()) continue;
-        double words = 0.0;
-        for (const TensorLevelStats& t : e.levels[std::size_t(i)].tensors) words += double(t.reads + t.fills + t.updates);
-        const double bytes = words * l.word_bits / 8.0;
-        const QString name = QString::fromStdString(l.name);
-        if (const auto bw = levelBandwidth(l)) roofs_.push_back({name, *bw * double(l.instances) * l.word_bits / 8.0, 0.0});
-        if (bytes > 0 && (i == 0 || levelBandwidth(l))) points_.push_back({name, double(e.macs) / bytes, performance});
-    }
+    if (!r.valid) return;
+    roofline_ = r;
+    const double peak = r.compute_macs_per_cycle;
+    const double performance = r.operating.macs_per_cycle;
 
     double xMin = 1e30, xMax = 0;
-    for (const Point& p : points_) {
-        xMin = std::min(xMin, p.intensity);
-        xMax = std::max(xMax, p.intensity);
+    auto include = [&](double x) {
+        if (x <= 0) return;
+        xMin = std::min(xMin, x);
+        xMax = std::max(xMax, x);
+    };
+    include(r.operating.intensity_macs_per_byte);
+    for (const BandwidthRoof& roof : r.roofs) {
+        include(roof.intensity_macs_per_byte);
+        include(roof.ridge_macs_per_byte);
     }
-    for (const Roof& r : roofs_)
-        if (r.bytesPerCycle > 0) {
-            xMin = std::min(xMin, peak / r.bytesPerCycle);
-            xMax = std::max(xMax, peak / r.bytesPerCycle);
-        }
     if (xMax <= 0) xMin = xMax = 1;
     xMin /= 10;
     xMax *= 10;
 
-    const QList<QColor> colors = ViridisPalette::categorical(int(roofs_.size()) + 1);
+    const QList<QColor> colors = ViridisPalette::categorical(int(r.roofs.size()) + 2);
     QVector<double> xs;
     for (int k = 0; k <= 60; ++k) xs << xMin * std::pow(xMax / xMin, k / 60.0);
-    for (std::size_t r = 0; r < roofs_.size(); ++r) {
+    QCPGraph* compute = plot_->addGraph();
+    compute->setData(xs, QVector<double>(xs.size(), peak), true);
+    compute->setPen(QPen(colors[0], 2, Qt::DashLine));
+    compute->setName(tr("compute roof: %1 MACs/cycle").arg(NumberFormat::decimal(peak, 4)));
+    for (std::size_t i = 0; i < r.roofs.size(); ++i) {
+        const BandwidthRoof& roof = r.roofs[i];
         QCPGraph* g = plot_->addGraph();
         QVector<double> ys;
-        for (double x : xs) ys << (roofs_[r].bytesPerCycle > 0 ? std::min(peak, roofs_[r].bytesPerCycle * x) : peak);
+        for (double x : xs) ys << std::min(peak, roof.bytes_per_cycle * x);
         g->setData(xs, ys, true);
-        QPen pen(colors[int(r)], 2);
-        if (r == 0) pen.setStyle(Qt::DashLine);
-        g->setPen(pen);
-        g->setName(r == 0 ? tr("compute roof: %1 MACs/cycle").arg(NumberFormat::decimal(peak, 4))
-                          : tr("%1: %2 B/cycle").arg(roofs_[r].name, NumberFormat::decimal(roofs_[r].bytesPerCycle, 4)));
+        g->setPen(QPen(colors[int(i) + 1], r.binding == i ? 3 : 2));
+        g->setName(tr("%1: %2 B/cycle").arg(QString::fromStdString(roof.label()), NumberFormat::decimal(roof.bytes_per_cycle, 4)));
     }
-    for (std::size_t p = 0; p < points_.size(); ++p) {
+    const QColor pointColor(0xB0, 0x00, 0x20);
+    auto addPoint = [&](double intensity, bool operating, const QString& name) {
         QCPGraph* g = plot_->addGraph();
         g->setLineStyle(QCPGraph::lsNone);
-        const bool main = p == 0;
-        g->setScatterStyle(QCPScatterStyle(main ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssCircle, QColor(0xB0, 0x00, 0x20),
-                                           main ? 11 : 8));
-        g->setData(QVector<double>{points_[p].intensity}, QVector<double>{points_[p].performance}, true);
-        g->setName(tr("mapping at %1: %2 MACs/B, %3 MACs/cycle")
-                       .arg(points_[p].level, NumberFormat::decimal(points_[p].intensity, 3), NumberFormat::decimal(performance, 3)));
+        g->setScatterStyle(QCPScatterStyle(operating ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssCircle, pointColor,
+                                           operating ? 11 : 8));
+        g->setData(QVector<double>{intensity}, QVector<double>{performance}, true);
+        g->setName(name);
+    };
+    for (const BandwidthRoof& roof : r.roofs) {
+        if (roof.traffic_bytes <= 0 || roof.label() == r.operatingAt) continue;
+        addPoint(roof.intensity_macs_per_byte, false,
+                 tr("mapping at %1: %2 MACs/B").arg(QString::fromStdString(roof.label()),
+                                                    NumberFormat::decimal(roof.intensity_macs_per_byte, 3)));
     }
+    if (r.operating.intensity_macs_per_byte > 0)
+        addPoint(r.operating.intensity_macs_per_byte, true,
+                 tr("mapping at %1 (bound by %2): %3 MACs/B, %4 MACs/cycle")
+                     .arg(QString::fromStdString(r.operatingAt), QString::fromStdString(r.boundBy()),
+                          NumberFormat::decimal(r.operating.intensity_macs_per_byte, 3), NumberFormat::decimal(performance, 3)));
     plot_->xAxis->setRange(xMin, xMax);
     plot_->yAxis->setRange(std::max(1e-3, std::min(performance, peak) / 100), peak * 3);
     plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -1,11 +1,10 @@
 #pragma once
-// The roofline of a mapping on log-log axes: operational intensity (MACs per byte moved
-// at a level) against performance (MACs per cycle). The compute roof is the MAC count;
-// every level with a bandwidth adds a roof (bytes per cycle over all its instances x
-// intensity). The mapping is a point per level with a bandwidth (its traffic at that level),
-// and a filled point for the outermost level. Replots are queued (coalesced).
-#include "arch/Architecture.h"
-#include "model/Evaluation.h"
+// Draws an engine Roofline (analysis/Roofline.h) on log-log axes: operational intensity (MACs
+// per byte) against throughput (MACs per cycle). The compute roof is dashed; every bandwidth
+// limit (a level's read, write or shared port) is a roof; the mapping is a hollow point per
+// limit it moves data through and a filled point where it operates (on the roof that binds).
+// The chart computes nothing. Replots are queued (coalesced).
+#include "analysis/Roofline.h"
 
 #include <QWidget>
 
@@ -16,24 +15,12 @@ namespace nestor::widgets {
 class RooflineChart : public QWidget {
     Q_OBJECT
 public:
-    struct Point {
-        QString level;
-        double intensity = 0.0;        // MACs per byte
-        double performance = 0.0;      // MACs per cycle
-    };
-    struct Roof {
-        QString name;
-        double bytesPerCycle = 0.0;    // 0 for the compute roof
-        double macsPerCycle = 0.0;     // compute roof height
-    };
-
     explicit RooflineChart(QWidget* parent = nullptr);
 
-    void setEvaluation(const Architecture& a, const Evaluation& e);
+    void setRoofline(const Roofline& r);  // an invalid roofline clears the chart
     void clear();
 
-    const std::vector<Roof>& roofs() const { return roofs_; }
-    const std::vector<Point>& points() const { return points_; }
+    const Roofline& roofline() const { return roofline_; }
     bool exportPng(const QString& path, int width = 0, int height = 0);
     bool exportPdf(const QString& path, int width = 0, int height = 0);
     void exportWithDialog();
@@ -45,8 +32,7 @@ protected:
 
 private:
     QCustomPlot* plot_;
-    std::vector<Roof> roofs_;
-    std::vector<Point> points_;
+    Roofline roofline_;
 };
 
 } // namespace nestor::widgets

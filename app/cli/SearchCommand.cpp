@@ -193,9 +193,9 @@ int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const
         err << "nestor-cli: " << e.what() << "\n";
         return kExitUsage;
     }
-    const std::atomic<bool>* cancel = installInterruptHandler();
+    FlagJobContext job(installInterruptHandler());
     NetworkProgress progress(err, searchMetricName(no.search.metrics.front()), !opt.quiet);
-    const NetworkSearchResult r = runNetworkSearch(arch, layers, no, &progress, cancel);
+    const NetworkSearchResult r = runNetworkSearch(arch, layers, no, &progress, &job);
 
     out << "Network " << opt.network << " (" << layers.size() << " layers), mapspace " << mapspaceKindName(*kind)
         << ", algorithm " << opt.algorithm << ", seed " << opt.seed << (r.cancelled ? " (interrupted)" : "") << "\n";

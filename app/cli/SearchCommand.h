@@ -1,7 +1,7 @@
 #pragma once
 // nestor-cli search: search a mapspace for the best mapping of one layer.
 #include "CliOptions.h"
-#include "io/Project.h"
+#include "core/Project.h"
 #include "search/SearchDriver.h"
 
 #include <atomic>

@@ -91,9 +91,9 @@ int runSweepCommand(const SearchCliOptions& opt, std::ostream& out, std::ostream
         err << "nestor-cli: " << e.what() << "\n";
         return kExitUsage;
     }
-    const std::atomic<bool>* cancel = installInterruptHandler();
+    FlagJobContext job(installInterruptHandler());
     SweepProgress progress(err, searchMetricName(so.search.metrics.front()), !opt.quiet);
-    const SweepResult r = runArchitectureSweep(base, layers, so, &progress, cancel);
+    const SweepResult r = runArchitectureSweep(base, layers, so, &progress, &job);
     for (const auto& pt : r.points)
         if (!pt.error.empty()) err << "nestor-cli: " << pt.array.name() << " " << mapspaceKindName(pt.kind) << ": " << pt.error << "\n";
 

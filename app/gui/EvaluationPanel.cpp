@@ -95,22 +95,26 @@ void EvaluationPanel::showEvaluation(const Evaluation& e)
     loopNest_->setEvaluation(e);
     if (!e.valid && lastValid_) {
         stale_ = true;
-        summary_->showStale(title_, *lastValid_, e.errors, e.exactBudgetExceeded);
+        summary_->showStale(title_, *lastValid_, lastValidRoofline_, e.errors, e.exactBudgetExceeded);
         chart_->setNote(tr("last valid evaluation"));
-        showFigures(*lastValid_);
+        showFigures(*lastValid_, lastValidRoofline_);
         return;
     }
     stale_ = false;
-    if (e.valid) lastValid_ = e;
+    const Roofline roofline = computeRoofline(architecture_, e);
+    if (e.valid) {
+        lastValid_ = e;
+        lastValidRoofline_ = roofline;
+    }
     chart_->setNote({});
-    summary_->showEvaluation(title_, e);
-    showFigures(e);
+    summary_->showEvaluation(title_, e, roofline);
+    showFigures(e, roofline);
 }
 
-void EvaluationPanel::showFigures(const Evaluation& e)
+void EvaluationPanel::showFigures(const Evaluation& e, const Roofline& roofline)
 {
     chart_->setEvaluation(e);
-    roofline_->setEvaluation(architecture_, e);
+    roofline_->setRoofline(roofline);
     capacity_->setEvaluation(architecture_, e);
 }
 

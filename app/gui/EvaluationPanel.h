@@ -1,6 +1,7 @@
 #pragma once
 // The central area: the loop nest above the energy chart on the left; the summary with
 // its per level x tensor table on the right.
+#include "analysis/Roofline.h"
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "model/Evaluation.h"
@@ -62,6 +63,7 @@ protected:
 private:
     QString title_;
     std::optional<Evaluation> lastValid_;
+    Roofline lastValidRoofline_;  // of lastValid_, against the architecture it was evaluated on
     bool stale_ = false;
     QLabel* editError_;
     widgets::LoopNestView* loopNest_;
@@ -71,7 +73,7 @@ private:
     widgets::CapacityChart* capacity_;
     QTabWidget* charts_;
     Architecture architecture_;
-    void showFigures(const Evaluation& e);
+    void showFigures(const Evaluation& e, const Roofline& roofline);
     QSplitter* outer_;
     QSplitter* left_;
     bool splittersPlaced_ = false;  // initial proportions applied, or a saved state restored

@@ -1,16 +1,15 @@
 #include "EvaluationRunner.h"
 
+#include "jobs/BackgroundJob.h"
 #include "model/Model.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 
 namespace nestor::app {
 
-EvaluationRunner::EvaluationRunner(QObject* parent) : QObject(parent) {}
+EvaluationRunner::EvaluationRunner(QObject* parent) : QObject(parent), job_(new BackgroundJob(this)) {}
 
 EvaluationResult EvaluationRunner::run(const EvaluationRequest& request)
 {
@@ -31,21 +30,19 @@ EvaluationResult EvaluationRunner::run(const EvaluationRequest& request)
 
 void EvaluationRunner::start(EvaluationRequest request)
 {
-    const quint64 ticket = ++lastTicket_;
-    awaited_ = ticket;
-    auto* watcher = new QFutureWatcher<EvaluationResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket] {
-        watcher->deleteLater();
-        if (ticket != awaited_) return;
-        awaited_ = 0;
-        emit finished(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([request = std::move(request)] { return run(request); }));
+    // A new request supersedes the running one: its result is dropped.
+    job_->start<EvaluationResult>([request = std::move(request)](RunningJob&) { return run(request); },
+                                  [this](EvaluationResult result) { emit finished(result); });
 }
 
 void EvaluationRunner::discardPending()
 {
-    awaited_ = 0;
+    job_->discard();
+}
+
+bool EvaluationRunner::hasPendingResult() const
+{
+    return job_->isRunning();
 }
 
 } // namespace nestor::app

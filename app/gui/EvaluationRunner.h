@@ -1,7 +1,7 @@
 #pragma once
-// Runs nestor::evaluate on the thread pool (QtConcurrent::run + QFutureWatcher) with its
-// inputs copied into the task, and reports on the GUI thread. Only the result of the most
-// recent request is delivered; older ones still finish but are dropped.
+// Runs nestor::evaluate as a background job (jobs/BackgroundJob.h) with its inputs copied into
+// the task, and reports on the GUI thread. Only the result of the most recent request is
+// delivered; older ones still finish but are dropped.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "model/Evaluation.h"
@@ -11,6 +11,8 @@
 #include <QString>
 
 namespace nestor::app {
+
+class BackgroundJob;
 
 struct EvaluationRequest {
     QString mappingName;
@@ -33,7 +35,7 @@ public:
 
     void start(EvaluationRequest request);
     void discardPending();             // results of requests made so far are dropped
-    bool hasPendingResult() const { return awaited_ != 0; }
+    bool hasPendingResult() const;
 
     static EvaluationResult run(const EvaluationRequest& request);  // the task itself
 
@@ -41,8 +43,7 @@ signals:
     void finished(const nestor::app::EvaluationResult& result);
 
 private:
-    quint64 lastTicket_ = 0;
-    quint64 awaited_ = 0;   // ticket whose result will be delivered; 0 = none
+    BackgroundJob* job_;
 };
 
 } // namespace nestor::app

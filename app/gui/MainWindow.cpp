@@ -109,12 +109,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(runner_, &EvaluationRunner::finished, this, &MainWindow::onEvaluationFinished);
     connect(document_, &ProjectDocument::contentReset, this, &MainWindow::onDocumentReset);
     connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
+    connect(document_, &ProjectDocument::commandFailed, this, &MainWindow::reportEditError);
     connect(document_, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(compareView_, &CompareView::message, logDock_, &LogDock::info);
     connect(networkView_, &NetworkView::message, logDock_, &LogDock::info);
-    connect(networkView_, &NetworkView::started, this,
-            [this] { jobsDock_->trackFuture(tr("Network evaluation"), networkView_->watcher()); });
+    networkView_->setJobsDock(jobsDock_);
     connect(searchPanel_, &SearchPanel::message, logDock_, &LogDock::info);
     connect(searchPanel_, &SearchPanel::mappingAdded, this, [this](const QString& name) {
         if (selectMapping(name)) showTab(Tab::Mapping);
@@ -217,17 +217,16 @@ void MainWindow::connectEditing()
 {
     widgets::LoopNestView* nest = panel_->loopNestView();
     nest->setEditable(true);
-    using commands::LoopKind;
     connect(nest, &widgets::LoopNestView::factorEditRequested, this,
-            [this](int level, int kind, int index, qint64 bound, qint64 residual) {
+            [this](int level, LoopKind kind, int index, qint64 bound, qint64 residual) {
                 if (bound < 0) {
                     reportEditError(tr("A factor is a positive number, or bound/residual such as 16/5."));
                     return;
                 }
-                reportEditError(commands::setLoopFactor(*document_, {currentMapping_, level, LoopKind(kind), index}, bound, residual));
+                reportEditError(commands::setLoopFactor(*document_, {currentMapping_, level, kind, index}, bound, residual));
             });
-    connect(nest, &widgets::LoopNestView::loopMoveRequested, this, [this](int level, int kind, int index, int delta) {
-        reportEditError(commands::moveLoop(*document_, {currentMapping_, level, LoopKind(kind), index}, delta));
+    connect(nest, &widgets::LoopNestView::loopMoveRequested, this, [this](int level, LoopKind kind, int index, int delta) {
+        reportEditError(commands::moveLoop(*document_, {currentMapping_, level, kind, index}, delta));
     });
     connect(nest, &widgets::LoopNestView::keepChangeRequested, this, [this](int level, int tensor, bool keep) {
         reportEditError(commands::setKeep(*document_, currentMapping_, level, tensor, keep));

@@ -4,7 +4,7 @@
 // (loop nest, figures, roofline), layers, architecture, compare and network. Choosing a
 // mapping evaluates it in the background; every edit re-evaluates it, debounced.
 #include "RecoveryStore.h"
-#include "io/Project.h"
+#include "core/Project.h"
 
 #include <QMainWindow>
 #include <QPointer>

@@ -2,7 +2,7 @@
 // The project's contents as a tree: workloads, mappings and the architecture's levels,
 // with details (shapes, mapped workload, sizes) in the tooltips. Choosing a mapping emits
 // mappingActivated.
-#include "io/Project.h"
+#include "core/Project.h"
 
 #include <QDockWidget>
 

@@ -2,7 +2,7 @@
 // The Properties dock: the properties of the object chosen in the project tree (a layer, a
 // mapping or an architecture level), read-only, as a two-column table. A mapping shows its
 // loops per level and, when it is the one on display, its evaluated figures.
-#include "io/Project.h"
+#include "core/Project.h"
 #include "model/Evaluation.h"
 
 #include <QDockWidget>

@@ -17,6 +17,7 @@ struct ActionEnergies {
     double fill_pJ = 0.0;    // a.k.a. write
     double update_pJ = 0.0;
     double leak_pJ = 0.0;    // per cycle per instance
+    bool operator==(const ActionEnergies&) const = default;
 };
 
 struct StorageLevel {
@@ -39,6 +40,7 @@ struct StorageLevel {
     bool isSpatialOnly() const { return size_words && *size_words == 0; }
     // floor(size / multiple_buffering); nullopt = unbounded
     std::optional<std::int64_t> effectiveSizeWords() const;
+    bool operator==(const StorageLevel&) const = default;
 };
 
 struct ComputeLevel {
@@ -48,6 +50,7 @@ struct ComputeLevel {
     double mac_energy_pJ = 0.0;
     double area_um2 = 0.0;     // per instance
     std::int64_t meshY() const { return meshX > 0 ? instances / meshX : 0; }
+    bool operator==(const ComputeLevel&) const = default;
 };
 
 struct Architecture {

@@ -1,7 +1,7 @@
 #pragma once
 // Nestor project files (docs/project-format.md): reading with includes and located
 // errors, and writing back (read(write(p)) == p). The writer inlines included content.
-#include "io/Project.h"
+#include "core/Project.h"
 
 #include <string>
 

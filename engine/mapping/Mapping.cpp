@@ -3,8 +3,34 @@
 #include "common/CheckedMath.h"
 
 #include <map>
+#include <utility>
 
 namespace nestor {
+
+std::optional<LoopKind> loopKindFromInt(int value)
+{
+    switch (value) {
+    case int(LoopKind::Temporal): return LoopKind::Temporal;
+    case int(LoopKind::SpatialX): return LoopKind::SpatialX;
+    case int(LoopKind::SpatialY): return LoopKind::SpatialY;
+    default: return std::nullopt;
+    }
+}
+
+std::vector<Loop>& LevelMapping::loops(LoopKind kind)
+{
+    return const_cast<std::vector<Loop>&>(std::as_const(*this).loops(kind));
+}
+
+const std::vector<Loop>& LevelMapping::loops(LoopKind kind) const
+{
+    switch (kind) {
+    case LoopKind::Temporal: return temporal;
+    case LoopKind::SpatialX: return spatialX;
+    case LoopKind::SpatialY: return spatialY;
+    }
+    throw NestorError("mapping", "unknown loop kind " + std::to_string(int(kind)));
+}
 
 bool Mapping::keeps(int level, int tensor) const
 {

@@ -12,6 +12,7 @@
 #include "workload/Workload.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,21 +23,34 @@ struct Loop {
     std::int64_t bound = 1;
     std::int64_t residual = 1;  // == bound for a perfect factor
     bool isImperfect() const { return residual != bound; }
+    bool operator==(const Loop&) const = default;
 };
 
 inline Loop makeLoop(int dim, std::int64_t bound) { return Loop{dim, bound, bound}; }
 inline Loop makeLoop(int dim, std::int64_t bound, std::int64_t residual) { return Loop{dim, bound, residual}; }
+
+// Which of a level's loop lists a loop sits in: the one encoding of "loop kind" in Nestor
+// (the model's flattened nest, the GUI's loop references and its item roles all use it).
+enum class LoopKind : std::uint8_t { Temporal, SpatialX, SpatialY };
+
+// The kind stored as an int (a Qt item role, a file); nullopt when `value` names no kind.
+std::optional<LoopKind> loopKindFromInt(int value);
 
 struct LevelMapping {
     std::vector<Loop> temporal;   // outermost first
     std::vector<Loop> spatialX;   // outermost first; X index = row-major over these
     std::vector<Loop> spatialY;
     std::vector<bool> keep;       // per tensor; empty = keep all
+
+    std::vector<Loop>& loops(LoopKind kind);
+    const std::vector<Loop>& loops(LoopKind kind) const;
+    bool operator==(const LevelMapping&) const = default;
 };
 
 struct Mapping {
     std::string name;
     std::vector<LevelMapping> levels;  // one per storage level, outermost first
+    bool operator==(const Mapping&) const = default;
 
     bool keeps(int level, int tensor) const;
     bool hasImperfectFactors() const;

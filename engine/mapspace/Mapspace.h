@@ -18,7 +18,7 @@
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "mapspace/DimensionFactorizer.h"
-#include "mapspace/MapspaceConstraints.h"
+#include "core/MapspaceConstraints.h"
 #include "mapspace/MapspaceKind.h"
 #include "model/Evaluation.h"
 #include "workload/Workload.h"
@@ -105,7 +105,7 @@ public:
     // Same, into `m`, reusing its storage (a search's per-thread scratch mapping).
     void toMapping(const MapspacePoint& p, Mapping& m, const std::string& name = "search") const;
     // Constraints that are checked on the evaluation (minimum utilization).
-    bool accepts(const Evaluation& ev) const { return meetsUtilization(c_, ev); }
+    bool accepts(const Evaluation& ev) const { return meetsUtilization(c_, ev.utilization); }
 
 private:
     struct DimSpace {

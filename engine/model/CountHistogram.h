@@ -16,14 +16,6 @@ struct CountHistogram {
     {
         if (instances > 0) entries.push_back({instances, count});
     }
-    // Spreads a total over n instances as evenly as integers allow.
-    void addSpread(std::int64_t n, std::int64_t total)
-    {
-        if (n <= 0) return;
-        const std::int64_t lo = total / n, extra = total % n;
-        add(n - extra, lo);
-        add(extra, lo + 1);
-    }
     std::int64_t total() const
     {
         std::int64_t s = 0;

@@ -27,10 +27,6 @@ struct TensorLevelStats {
     double energy_pJ = 0.0;               // total over instances (reads + fills + updates)
     double read_bw_words_per_cycle = 0.0; // per instance, against compute cycles
     double write_bw_words_per_cycle = 0.0;
-
-    double readsPerInstance() const { return utilized_instances ? double(reads) / double(utilized_instances) : 0.0; }
-    double fillsPerInstance() const { return utilized_instances ? double(fills) / double(utilized_instances) : 0.0; }
-    double updatesPerInstance() const { return utilized_instances ? double(updates) / double(utilized_instances) : 0.0; }
 };
 
 struct LevelStats {

@@ -11,8 +11,6 @@
 
 namespace nestor::model {
 
-enum class LoopKind : std::uint8_t { Temporal, SpatialY, SpatialX };
-
 struct NestLoop {
     int dim = 0;
     std::int64_t bound = 1;

@@ -56,20 +56,22 @@ Architecture resizePeArray(const Architecture& a, std::int64_t x, std::int64_t y
 }
 
 SweepResult runArchitectureSweep(const Architecture& base, const std::vector<NetworkSearchLayer>& layers, const SweepOptions& opt,
-                                 SearchObserver* observer, const std::atomic<bool>* cancel)
+                                 SweepObserver* observer, JobContext* job)
 {
-    auto* sweepObserver = dynamic_cast<SweepObserver*>(observer);
+    NullJobContext noJob;
+    if (!job) job = &noJob;
     SweepResult out;
+    const std::size_t total = opt.arrays.size() * opt.kinds.size();
     for (const auto& size : opt.arrays) {
         for (MapspaceKind k : opt.kinds) {
-            if (cancel && cancel->load()) {
+            if (job->cancelRequested()) {
                 out.cancelled = true;
                 break;
             }
             SweepPoint pt;
             pt.array = size;
             pt.kind = k;
-            if (sweepObserver) sweepObserver->onPointStarted(size, k);
+            if (observer) observer->onPointStarted(size, k);
             try {
                 const Architecture a = resizePeArray(base, size.x, size.y);
                 pt.area_um2 = a.area_um2();
@@ -77,7 +79,10 @@ SweepResult runArchitectureSweep(const Architecture& base, const std::vector<Net
                 no.kind = k;
                 no.mapspace = opt.mapspace;
                 no.search = opt.search;
-                pt.search = runNetworkSearch(a, layers, no, observer, cancel);
+                const double share = 1.0 / static_cast<double>(total);
+                JobSlice point(*job, static_cast<double>(out.points.size()) * share, share,
+                               size.name() + " " + mapspaceKindName(k) + ": ");
+                pt.search = runNetworkSearch(a, layers, no, observer, &point);
                 if (pt.search.cancelled) out.cancelled = true;
                 for (const auto& l : pt.search.layers)
                     if (!l.error.empty() && pt.error.empty()) pt.error = l.name + ": " + l.error;
@@ -100,7 +105,7 @@ SweepResult runArchitectureSweep(const Architecture& base, const std::vector<Net
                     throw;
                 pt.error = e.what();
             }
-            if (sweepObserver) sweepObserver->onPointFinished(pt);
+            if (observer) observer->onPointFinished(pt);
             out.points.push_back(std::move(pt));
         }
         if (out.cancelled) break;

@@ -63,7 +63,9 @@ public:
 };
 
 // Throws NestorError for an unknown algorithm; per-point failures are recorded in the point.
+// A job (common/Job.h): cancel is the job's flag; progress is the share of points done, each
+// point's network search reporting within its share ("14x12 pfm: layer 1/3 conv1").
 SweepResult runArchitectureSweep(const Architecture& base, const std::vector<NetworkSearchLayer>& layers, const SweepOptions& opt,
-                                 SearchObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
+                                 SweepObserver* observer = nullptr, JobContext* job = nullptr);
 
 } // namespace nestor

@@ -1,6 +1,7 @@
 #include "search/NetworkSearch.h"
 
-#include "io/Project.h"
+#include "analysis/NetworkTotals.h"
+#include "core/Project.h"
 #include "search/SearchAlgorithm.h"
 
 #include <chrono>
@@ -31,16 +32,17 @@ std::vector<NetworkSearchLayer> projectNetworkLayers(const Project& p, const std
 }
 
 NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<NetworkSearchLayer>& layers,
-                                     const NetworkSearchOptions& opt, SearchObserver* observer,
-                                     const std::atomic<bool>* cancel)
+                                     const NetworkSearchOptions& opt, NetworkSearchObserver* observer, JobContext* job)
 {
+    NullJobContext noJob;
+    if (!job) job = &noJob;
+    const std::atomic<bool>* cancel = job->cancelFlag();
     if (!opt.search.algorithmFactory && !findSearchAlgorithm(opt.search.algorithm))
         throw NestorError("search.algorithm", "unknown algorithm '" + opt.search.algorithm + "'");
     if (opt.search.threads < 1 || opt.search.threads > kMaxSearchThreads)
         throw NestorError("search.threads", "the thread count (" + std::to_string(opt.search.threads) +
                                                 ") must be between 1 and " + std::to_string(kMaxSearchThreads));
     const auto t0 = std::chrono::steady_clock::now();
-    auto* netObserver = dynamic_cast<NetworkSearchObserver*>(observer);
     NetworkSearchResult out;
     std::map<std::string, std::size_t> done;  // workload name -> index of its first result
     const int count = static_cast<int>(layers.size());
@@ -49,7 +51,8 @@ NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<Ne
         NetworkLayerResult r;
         r.name = l.name;
         r.repeat = l.repeat;
-        if (cancel && cancel->load()) {
+        job->reportProgress({double(i) / count, "layer " + std::to_string(i + 1) + "/" + std::to_string(count) + " " + l.name});
+        if (cancel->load()) {
             out.cancelled = true;
         } else if (auto it = done.find(l.name); it != done.end()) {
             const NetworkLayerResult& first = out.layers[it->second];
@@ -61,7 +64,7 @@ NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<Ne
             r.result.valid = 0;
             r.result.curve.clear();
         } else {
-            if (netObserver) netObserver->onLayerStarted(i, count, l.name);
+            if (observer) observer->onLayerStarted(i, count, l.name);
             try {
                 const Mapspace space(l.workload, a, opt.kind, l.constraints, opt.mapspace, cancel);
                 r.mapspaceSize = space.size().total;
@@ -74,24 +77,23 @@ NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<Ne
                 r.error = e.what();
             }
             if (r.searched || !r.error.empty()) done.emplace(l.name, out.layers.size());
-            if (netObserver) netObserver->onLayerFinished(i, r);
+            if (observer) observer->onLayerFinished(i, r);
         }
         out.layers.push_back(std::move(r));
     }
-    out.complete = !out.layers.empty();
+    if (!out.cancelled) job->reportProgress({1.0, std::to_string(count) + " layers searched"});
+    std::vector<RepeatedEvaluation> best;
     for (const auto& r : out.layers) {
         out.evaluated += r.result.evaluated;
-        if (!r.result.found) {
-            out.complete = false;
-            continue;
-        }
-        const Evaluation& ev = r.result.bestEvaluation;
-        out.energy_pJ += ev.energy_pJ * static_cast<double>(r.repeat);
-        out.cycles += ev.cycles * r.repeat;
-        out.sumLayerEdp_J_s += ev.edp_J_s * static_cast<double>(r.repeat);
+        best.push_back({r.result.found ? &r.result.bestEvaluation : nullptr, r.repeat});
     }
-    out.seconds_delay = static_cast<double>(out.cycles) * a.cycle_seconds;
-    out.edp_J_s = out.energy_pJ * 1e-12 * out.seconds_delay;
+    const NetworkTotals totals = networkTotals(best, a.cycle_seconds);
+    out.complete = totals.complete();
+    out.energy_pJ = totals.energy_pJ;
+    out.cycles = totals.cycles;
+    out.seconds_delay = totals.delay_s;
+    out.edp_J_s = totals.edp_J_s;
+    out.sumLayerEdp_J_s = totals.sumLayerEdp_J_s;
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }

@@ -4,12 +4,14 @@
 // other. A layer that appears several times (or with `repeat: n`) is searched once and counted
 // n times in the totals. Totals: energy and cycles are sums over layers x repeats (layers run
 // one after the other); the network's EDP is total energy x total delay; the sum of the
-// layers' own EDPs is reported as well.
+// layers' own EDPs is reported as well (analysis/NetworkTotals.h computes them).
 //
-// Progress and cancel go through the SearchObserver of runSearch; a NetworkSearchObserver is
-// also told when a layer starts and finishes. On cancel the current layer returns its best
+// A network search is a job (common/Job.h): cancel is the job's flag, progress is the share of
+// layers done with "layer i/n NAME"; the observer gets the typed events (each layer's search
+// progress and improvements from runSearch, and when a layer starts and finishes). On cancel the current layer returns its best
 // so far and the remaining layers are not searched (complete = false).
 // Deterministic: every layer is searched with the same options and seed.
+#include "common/Job.h"
 #include "mapspace/Mapspace.h"
 #include "search/SearchDriver.h"
 
@@ -71,7 +73,7 @@ std::vector<NetworkSearchLayer> projectNetworkLayers(const Project& p, const std
 // a layer whose mapspace cannot be built or whose search fails (a search thread out of
 // memory, ...) gets an error and no mapping (the others are still searched).
 NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<NetworkSearchLayer>& layers,
-                                     const NetworkSearchOptions& opt, SearchObserver* observer = nullptr,
-                                     const std::atomic<bool>* cancel = nullptr);
+                                     const NetworkSearchOptions& opt, NetworkSearchObserver* observer = nullptr,
+                                     JobContext* job = nullptr);
 
 } // namespace nestor

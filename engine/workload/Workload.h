@@ -75,15 +75,4 @@ Workload makeDepthwise(const ConvParams& p);       // dims N C P Q R S; M ignore
 Workload makeGemm(const std::string& name, std::int64_t M, std::int64_t N, std::int64_t K);  // out[M][N] += a[M][K]*b[K][N]
 Workload makeFullyConnected(const std::string& name, std::int64_t batch, std::int64_t outFeatures, std::int64_t inFeatures);
 
-// An ordered list of layers (a network), each a workload with an optional repeat count.
-struct NetworkLayer {
-    Workload workload;
-    std::int64_t repeat = 1;
-    std::string type;  // "conv", "depthwise", "grouped", "gemm", "fc", "custom"
-};
-struct Network {
-    std::string name;
-    std::vector<NetworkLayer> layers;
-};
-
 } // namespace nestor

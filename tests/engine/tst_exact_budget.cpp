@@ -2,7 +2,7 @@
 // ModelOptions allows gets a clear "exact evaluation exceeds ..." result, never a guess; below
 // the budget the counts are exact (checked against the independent brute-force walker).
 #include "bruteforce/BruteForceEvaluator.h"
-#include "io/Project.h"
+#include "core/Project.h"
 #include "io/ProjectYaml.h"
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"

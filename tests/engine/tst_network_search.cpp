@@ -152,7 +152,8 @@ private slots:
     void networkSearchCancel()
     {
         std::atomic<bool> cancel{true};
-        const NetworkSearchResult r = runNetworkSearch(smallArray(4, 2), smallNetwork(), fastOptions(1), nullptr, &cancel);
+        FlagJobContext job(&cancel);
+        const NetworkSearchResult r = runNetworkSearch(smallArray(4, 2), smallNetwork(), fastOptions(1), nullptr, &job);
         QVERIFY(r.cancelled);
         QVERIFY(!r.complete);
         for (const auto& l : r.layers) QVERIFY(!l.result.found);
@@ -174,6 +175,35 @@ private slots:
         runNetworkSearch(smallArray(2, 2), smallNetwork(), fastOptions(3), &obs);
         QCOMPARE(obs.started, (std::vector<std::string>{"a", "b", "c"}));
         QCOMPARE(obs.finished, 3);
+    }
+
+    // The job contract's progress: the share of layers done, named; a sweep maps each point's
+    // network search into that point's share.
+    void networkSearchReportsProgressThroughTheJob()
+    {
+        std::vector<JobProgress> seen;
+        FlagJobContext job(nullptr, [&](const JobProgress& p) { seen.push_back(p); });
+        runNetworkSearch(smallArray(2, 2), smallNetwork(), fastOptions(3), nullptr, &job);
+        QCOMPARE(seen.size(), std::size_t(5));   // a, b, c, a again (counted, not searched), done
+        QCOMPARE(seen[0].fraction, 0.0);
+        QCOMPARE(seen[0].message, std::string("layer 1/4 a"));
+        QCOMPARE(seen[2].fraction, 0.5);
+        QCOMPARE(seen[2].message, std::string("layer 3/4 c"));
+        QCOMPARE(seen[4].fraction, 1.0);
+
+        std::vector<JobProgress> sweep;
+        FlagJobContext sweepJob(nullptr, [&](const JobProgress& p) { sweep.push_back(p); });
+        SweepOptions so;
+        so.arrays = {{2, 2}, {4, 2}};
+        so.kinds = {MapspaceKind::Pfm};
+        so.search = fastOptions(3).search;
+        runArchitectureSweep(smallArray(4, 2), smallNetwork(), so, nullptr, &sweepJob);
+        QCOMPARE(sweep.size(), std::size_t(10));  // 5 reports per point, 2 points
+        QCOMPARE(sweep[0].message, std::string("2x2 pfm: layer 1/4 a"));
+        QCOMPARE(sweep[5].fraction, 0.5);          // the second point starts half way
+        QCOMPARE(sweep[5].message, std::string("4x2 pfm: layer 1/4 a"));
+        QCOMPARE(sweep[7].fraction, 0.5 + 0.5 * 0.5);
+        QCOMPARE(sweep[9].fraction, 1.0);
     }
 
     // Every sampled mapping of every layer honours the constraints read from YAML.

@@ -148,12 +148,13 @@ void TestGuiThread::aBurstOfEditsEvaluatesOnceOnAPoolThread()
     QSignalSpy displayed(&w, &MainWindow::evaluationDisplayed);
 
     PoolBlocker blocker(QThreadPool::globalInstance());
-    // GLB `for P in [0:8)` through 4, 2, 1, 8 (the DRAM P loop absorbs it), then two undos: P = 2.
-    const commands::LoopRef glbP{kMapping, 1, commands::LoopKind::Temporal, 2};
-    for (int f : {4, 2, 1, 8})
+    // GLB `for P in [0:8)` through 4, 2, 1, 8, 2 (the DRAM P loop absorbs it; the edits merge
+    // into one undo step), then undo and redo it: P = 2.
+    const commands::LoopRef glbP{kMapping, 1, nestor::LoopKind::Temporal, 2};
+    for (int f : {4, 2, 1, 8, 2})
         QVERIFY(commands::setLoopFactor(*w.document(), glbP, f, f).isEmpty());
     w.document()->undoStack()->undo();
-    w.document()->undoStack()->undo();
+    w.document()->undoStack()->redo();
     QVERIFY(w.isEvaluating());
     // The debounce fires and queues the evaluation (the busy indicator shows it), then the
     // event loop keeps turning while the evaluation waits for a pool thread.

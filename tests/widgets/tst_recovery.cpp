@@ -64,7 +64,7 @@ QString example()
 // GLB [P, 8] -> [P, 4]; the DRAM loop of P absorbs it: [P, 7] -> [P, 14].
 QString editGlbP(ProjectDocument& doc)
 {
-    return commands::setLoopFactor(doc, {kMapping, kGlb, commands::LoopKind::Temporal, 2}, 4, 4);
+    return commands::setLoopFactor(doc, {kMapping, kGlb, nestor::LoopKind::Temporal, 2}, 4, 4);
 }
 
 // The example with that edit, built by reading the file and setting the two loops by hand.
@@ -214,7 +214,7 @@ void TestRecovery::liveInstancesDoNotSeeEachOther()
 {
     ProjectDocument doc;
     QVERIFY(doc.load(kExample));
-    QVERIFY(commands::setLoopFactor(doc, {kMapping, kGlb, commands::LoopKind::Temporal, 0}, 1, 1).isEmpty());  // M 2 -> 1
+    QVERIFY(commands::setLoopFactor(doc, {kMapping, kGlb, nestor::LoopKind::Temporal, 0}, 1, 1).isEmpty());  // M 2 -> 1
     AutosaveController mine(&doc, kNever);
     QVERIFY(mine.writeNow());
 
@@ -344,7 +344,7 @@ void TestRecovery::quitWithUnsavedChangesKeepsRecovery()
         QVERIFY(editGlbP(*w.document()).isEmpty());
         QVERIFY(w.autosave()->writeNow());
         // One more edit after the last autosave: quitting writes it too.
-        QVERIFY(commands::setLoopFactor(*w.document(), {kMapping, kGlb, commands::LoopKind::Temporal, 0}, 1, 1).isEmpty());
+        QVERIFY(commands::setLoopFactor(*w.document(), {kMapping, kGlb, nestor::LoopKind::Temporal, 0}, 1, 1).isEmpty());
         id = w.autosave()->id();
         unsaved = nestor::writeProject(*w.project());
         QVERIFY(w.close());

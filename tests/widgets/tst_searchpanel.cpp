@@ -15,7 +15,7 @@
 #include "SearchProgressChart.h"
 #include "jobs/JobsDock.h"
 #include "search/SearchPanel.h"
-#include "mapspace/MapspaceConstraints.h"
+#include "core/MapspaceConstraints.h"
 
 #include <qcustomplot.h>
 

@@ -114,7 +114,7 @@ void TestWorkbench::editFactorReevaluatesAndUndoRestores()
 
     // Through the view, as a user would: GLB `for P in [0:8)` becomes 4; DRAM's P absorbs it (7 -> 14).
     auto* nest = w.evaluationPanel()->loopNestView()->loopNestModel();
-    const QModelIndex p = nest->loopIndex(kGlb, 0, 2);
+    const QModelIndex p = nest->loopIndex(kGlb, nestor::LoopKind::Temporal, 2);
     QVERIFY(p.isValid());
     QVERIFY(nest->flags(p) & Qt::ItemIsEditable);
     QCOMPARE(p.data(Qt::EditRole).toString(), QStringLiteral("8"));
@@ -129,7 +129,7 @@ void TestWorkbench::editFactorReevaluatesAndUndoRestores()
     QVERIFY(!w.evaluationPanel()->isShowingStale());
     QVERIFY2(metric(w, EvaluationSummaryView::Metric::Energy) != energy || metric(w, EvaluationSummaryView::Metric::Edp) != edp,
              qPrintable(energy));
-    QCOMPARE(nest->loopIndex(kGlb, 0, 2).data().toString().trimmed(), QStringLiteral("for P in [0:4)"));
+    QCOMPARE(nest->loopIndex(kGlb, nestor::LoopKind::Temporal, 2).data().toString().trimmed(), QStringLiteral("for P in [0:4)"));
 
     w.document()->undoStack()->undo();
     QVERIFY(!w.document()->isModified());
@@ -147,19 +147,19 @@ void TestWorkbench::rejectedEditLeavesDocumentUnchanged()
     QVERIFY(openExample(w));
     const std::string before = nestor::writeProject(*w.project());
     // 28 columns on a 14-wide array: the spatial factor exceeds the fanout.
-    const QString error = commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), 2, commands::LoopKind::SpatialX, 0}, 28, 28);
+    const QString error = commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), 2, nestor::LoopKind::SpatialX, 0}, 28, 28);
     QVERIFY(!error.isEmpty());
     // Through the view the reason is shown in the banner.
     auto* nest = w.evaluationPanel()->loopNestView()->loopNestModel();
-    nest->setData(nest->loopIndex(2, 1, 0), QStringLiteral("28"));
+    nest->setData(nest->loopIndex(2, nestor::LoopKind::SpatialX, 0), QStringLiteral("28"));
     QVERIFY2(w.evaluationPanel()->editError().contains(QStringLiteral("spatial")), qPrintable(w.evaluationPanel()->editError()));
-    nest->setData(nest->loopIndex(kGlb, 0, 0), QStringLiteral("two"));
+    nest->setData(nest->loopIndex(kGlb, nestor::LoopKind::Temporal, 0), QStringLiteral("two"));
     QVERIFY(w.evaluationPanel()->editError().contains(QStringLiteral("positive number")));
     QCOMPARE(nestor::writeProject(*w.project()), before);
     QCOMPARE(w.document()->undoStack()->count(), 0);
     QVERIFY(!w.document()->isModified());
     // A good edit clears the banner.
-    nest->setData(nest->loopIndex(kGlb, 0, 2), QStringLiteral("4"));
+    nest->setData(nest->loopIndex(kGlb, nestor::LoopKind::Temporal, 2), QStringLiteral("4"));
     QVERIFY(w.evaluationPanel()->editError().isEmpty());
 }
 
@@ -169,7 +169,7 @@ void TestWorkbench::invalidMappingKeepsLastValidFigures()
     QVERIFY(openExample(w));
     const QString energy = metric(w, EvaluationSummaryView::Metric::Energy);
     // weights_spad C 4 -> 16: a 3 x 16 x 8 = 384-word weight tile in a 192-word spad.
-    QVERIFY(commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), kWeightsSpad, commands::LoopKind::Temporal, 1}, 16, 16).isEmpty());
+    QVERIFY(commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), kWeightsSpad, nestor::LoopKind::Temporal, 1}, 16, 16).isEmpty());
     QVERIFY(waitForEvaluation(w));
     QVERIFY(w.evaluationPanel()->isShowingStale());
     QCOMPARE(metric(w, EvaluationSummaryView::Metric::Energy), energy + QStringLiteral(" *"));
@@ -194,7 +194,7 @@ void TestWorkbench::moveAndKeepEditsAreUndoable()
     const auto glb = [&] { return w.project()->findMapping("row-stationary")->mapping.levels[kGlb]; };
     const int firstDim = glb().temporal[0].dim;
     auto* view = w.evaluationPanel()->loopNestView();
-    view->setCurrentIndex(view->loopNestModel()->loopIndex(kGlb, 0, 0));
+    view->setCurrentIndex(view->loopNestModel()->loopIndex(kGlb, nestor::LoopKind::Temporal, 0));
     QVERIFY(view->moveCurrentLoop(1));
     QCOMPARE(glb().temporal[1].dim, firstDim);
     // The moved loop stays selected.
@@ -223,7 +223,7 @@ void TestWorkbench::saveLoadRoundTrip()
     QCOMPARE(nestor::writeProject(reread), nestor::writeProject(original));
 
     // An edited project round-trips too, and saving marks it clean.
-    QVERIFY(commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), kGlb, commands::LoopKind::Temporal, 2}, 4, 4).isEmpty());
+    QVERIFY(commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), kGlb, nestor::LoopKind::Temporal, 2}, 4, 4).isEmpty());
     QVERIFY(w.document()->isModified());
     QVERIFY(w.saveProject());
     QVERIFY(!w.document()->isModified());
@@ -240,7 +240,7 @@ void TestWorkbench::autosaveIsOfferedBack()
         MainWindow w;
         QVERIFY(openExample(w));
         w.enableAutosave(30);
-        QVERIFY(commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), kGlb, commands::LoopKind::Temporal, 2}, 4, 4).isEmpty());
+        QVERIFY(commands::setLoopFactor(*w.document(), {QStringLiteral("row-stationary"), kGlb, nestor::LoopKind::Temporal, 2}, 4, 4).isEmpty());
         id = w.autosave()->id();
         QTRY_VERIFY_WITH_TIMEOUT(w.autosave()->hasRecovery(), 5000);
         QCOMPARE(RecoveryStore().readInfo(id).origin, QFileInfo(kExample).absoluteFilePath());
@@ -344,7 +344,7 @@ void TestWorkbench::evaluatesNetwork()
     for (const auto& r : net->results())
         if (r.evaluation.valid) energy += r.evaluation.energy_pJ * double(r.repeat);
     QVERIFY(energy > 0);
-    QCOMPARE(net->totalEnergy_pJ(), energy);
+    QCOMPARE(net->totals().energy_pJ, energy);
     QCOMPARE(net->chart()->layerCount(), int(net->results().size()));
     // Cancel right after starting: it stops with a partial (possibly empty) result.
     net->start();
@@ -357,8 +357,8 @@ void TestWorkbench::exportsChartsAndResults()
     MainWindow w;
     QVERIFY(openExample(w));
     auto* panel = w.evaluationPanel();
-    QVERIFY(panel->rooflineChart()->roofs().size() >= 2);  // compute + the GLB's bandwidth
-    QVERIFY(!panel->rooflineChart()->points().empty());
+    QVERIFY(!panel->rooflineChart()->roofline().roofs.empty());  // the GLB's bandwidth
+    QVERIFY(panel->rooflineChart()->roofline().operating.intensity_macs_per_byte > 0);
     QVERIFY(panel->capacityChart()->barCount() >= 3);
     QVERIFY(w.compareView()->pin(QStringLiteral("row-stationary")));
     QTRY_VERIFY_WITH_TIMEOUT(!w.compareView()->isEvaluating(), 20000);

@@ -4,7 +4,7 @@
 // features in N, M and C. Cells a type does not use are empty and read-only; custom
 // layers are read-only. An edit does not change the model: it emits editRequested with
 // the whole new layer, and the owner applies it (or reports why not) and sets the layers again.
-#include "io/Project.h"
+#include "core/Project.h"
 
 #include <QAbstractTableModel>
 

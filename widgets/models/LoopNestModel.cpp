@@ -1,6 +1,7 @@
 #include "models/LoopNestModel.h"
 
 #include "NumberFormat.h"
+#include "common/FieldPath.h"
 
 #include <QApplication>
 #include <QColor>
@@ -14,6 +15,17 @@
 namespace nestor::widgets {
 
 namespace {
+
+// Diagnostics name a level by name or index in their field path (common/FieldPath.h). A
+// malformed path names no level; the diagnostic is still listed in the errors row.
+bool diagnosticNamesLevel(const Diagnostic& d, int level, const std::string& name)
+{
+    try {
+        return locateField(d.field).namesLevel(level, name);
+    } catch (const NestorError&) {
+        return false;
+    }
+}
 
 constexpr quintptr kTopLevel = 0;  // internalId of top-level rows; children store parent row + 1
 
@@ -188,11 +200,8 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
     if (!bypassed.isEmpty()) row.toolTip += tr("\nBypasses %1").arg(bypassed.join(QStringLiteral(", ")));
     if (row.alarming) row.toolTip += tr("\nThe tiles do not fit in this level.");
     if (evaluation_ && !evaluation_->valid) {
-        // Diagnostics name levels as levels[<name>] or levels[<index>] in their field path.
-        const std::string byName = "levels[" + arch.name + "]";
-        const std::string byIndex = "levels[" + std::to_string(level) + "]";
         for (const Diagnostic& d : evaluation_->errors) {
-            if (d.field.find(byName) == std::string::npos && d.field.find(byIndex) == std::string::npos) continue;
+            if (!diagnosticNamesLevel(d, level, arch.name)) continue;
             row.alarming = true;
             row.toolTip += QLatin1Char('\n') + QString::fromStdString(d.message);
         }
@@ -200,10 +209,12 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
 
     if (std::size_t(level) < mapping_->levels.size()) {
         const LevelMapping& lm = mapping_->levels[std::size_t(level)];
-        auto addLoops = [&](const std::vector<Loop>& loops, const QString& axis) {
-            const int kind = axis.isEmpty() ? 0 : (axis == QLatin1String("X") ? 1 : 2);
+        auto addLoops = [&](LoopKind kind) {
+            const QString axis = kind == LoopKind::SpatialX   ? QStringLiteral("X")
+                                 : kind == LoopKind::SpatialY ? QStringLiteral("Y")
+                                                              : QString();
             int i = 0;
-            for (const Loop& loop : loops) {
+            for (const Loop& loop : lm.loops(kind)) {
                 Row child;
                 child.kind = RowKind::Loop;
                 child.level = level;
@@ -218,9 +229,9 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
                 ++depth;
             }
         };
-        addLoops(lm.temporal, {});
-        addLoops(lm.spatialX, QStringLiteral("X"));
-        addLoops(lm.spatialY, QStringLiteral("Y"));
+        addLoops(LoopKind::Temporal);
+        addLoops(LoopKind::SpatialX);
+        addLoops(LoopKind::SpatialY);
     }
     return row;
 }
@@ -302,7 +313,7 @@ QVariant LoopNestModel::data(const QModelIndex& index, int role) const
     case LevelRole:
         return row->level;
     case LoopKindRole:
-        return row->loopKind;
+        return row->kind == RowKind::Loop ? QVariant(int(row->loopKind)) : QVariant();
     case LoopIndexRole:
         return row->loopIndex;
     case Qt::EditRole:
@@ -320,13 +331,21 @@ bool LoopNestModel::keeps(int level, int tensor) const
     return mapping_ && keepsTensor(*mapping_, level, tensor);
 }
 
-QModelIndex LoopNestModel::loopIndex(int level, int kind, int index) const
+std::optional<LoopKind> LoopNestModel::loopKindAt(const QModelIndex& index)
+{
+    const QVariant kind = index.data(LoopKindRole);
+    bool ok = false;
+    const int value = kind.toInt(&ok);
+    return kind.isValid() && ok ? loopKindFromInt(value) : std::nullopt;
+}
+
+QModelIndex LoopNestModel::loopIndex(int level, LoopKind kind, int index) const
 {
     for (std::size_t r = 0; r < rows_.size(); ++r) {
         const Row& top = rows_[r];
         if (top.kind != RowKind::Level || top.level != level) continue;
         for (std::size_t c = 0; c < top.children.size(); ++c)
-            if (top.children[c].loopKind == kind && top.children[c].loopIndex == index)
+            if (top.children[c].kind == RowKind::Loop && top.children[c].loopKind == kind && top.children[c].loopIndex == index)
                 return createIndex(int(c), 0, quintptr(r) + 1);
     }
     return {};

@@ -30,7 +30,7 @@ public:
     enum Role {
         RowKindRole = Qt::UserRole + 1,  // int(RowKind)
         LevelRole,                       // storage level index of a Level or Loop row (-1 otherwise)
-        LoopKindRole,                    // Loop rows: 0 temporal, 1 spatial X, 2 spatial Y
+        LoopKindRole,                    // Loop rows: int(nestor::LoopKind); read it with loopKindAt()
         LoopIndexRole,                   // Loop rows: index within its level and kind, outermost first
     };
 
@@ -49,7 +49,9 @@ public:
     const Mapping* mapping() const { return mapping_ ? &*mapping_ : nullptr; }
     bool keeps(int level, int tensor) const;
     // The index of the row of a loop (column 0), or an invalid index.
-    QModelIndex loopIndex(int level, int kind, int index) const;
+    QModelIndex loopIndex(int level, LoopKind kind, int index) const;
+    // The loop kind of a Loop row (checked conversion of LoopKindRole); nullopt for other rows.
+    static std::optional<LoopKind> loopKindAt(const QModelIndex& index);
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -64,7 +66,7 @@ public:
     static bool parseFactor(const QString& text, qint64* bound, qint64* residual);
 
 signals:
-    void factorEditRequested(int level, int loopKind, int loopIndex, qint64 bound, qint64 residual);
+    void factorEditRequested(int level, nestor::LoopKind loopKind, int loopIndex, qint64 bound, qint64 residual);
 
 private:
     struct Row {
@@ -74,7 +76,7 @@ private:
         bool muted = false;     // trivial loop (bound 1)
         bool alarming = false;  // error or capacity overflow
         int level = -1;
-        int loopKind = -1;
+        LoopKind loopKind = LoopKind::Temporal;  // Loop rows only
         int loopIndex = -1;
         qint64 bound = 0, residual = 0;
         std::vector<Row> children;

@@ -33,16 +33,13 @@ ProjectMapping* findMapping(Project& p, const std::string& name)
     return nullptr;
 }
 
+// Merge ids (QUndoCommand::id) of the edits that merge when repeated on one field.
+enum MergeId { LoopFactorMerge = 1, StorageLevelMerge, ComputeMerge };
+
 std::vector<Loop>* loopList(Mapping& m, int level, LoopKind kind)
 {
     if (level < 0 || std::size_t(level) >= m.levels.size()) return nullptr;
-    LevelMapping& lm = m.levels[std::size_t(level)];
-    switch (kind) {
-    case LoopKind::Temporal: return &lm.temporal;
-    case LoopKind::SpatialX: return &lm.spatialX;
-    case LoopKind::SpatialY: return &lm.spatialY;
-    }
-    return nullptr;
+    return &m.levels[std::size_t(level)].loops(kind);
 }
 
 // Loops of one dimension in nest order (outermost first), as pointers into `m`.
@@ -76,8 +73,10 @@ void rebalance(Mapping& m, int dim, std::int64_t size, const Loop* edited)
     loops.front()->residual = r;
 }
 
-// Validates `candidate` for the mapping's workload and pushes it as one undo step.
-QString pushMapping(ProjectDocument& doc, const QString& name, Mapping candidate, const QString& text)
+// Validates `candidate` for the mapping's workload and pushes it as one undo step, merged
+// with the previous step when both carry the same non-empty mergeKey.
+QString pushMapping(ProjectDocument& doc, const QString& name, Mapping candidate, const QString& text,
+                    int mergeId = ChangeValueCommand<Mapping>::kNoMerge, const QString& mergeKey = {})
 {
     const Project& p = doc.project();
     const ProjectMapping* pm = p.findMapping(name.toStdString());
@@ -89,7 +88,7 @@ QString pushMapping(ProjectDocument& doc, const QString& name, Mapping candidate
     const std::string key = name.toStdString();
     doc.undoStack()->push(new ChangeValueCommand<Mapping>(
         &doc, text, [key](Project& pr) -> Mapping* { ProjectMapping* m = findMapping(pr, key); return m ? &m->mapping : nullptr; },
-        std::move(candidate)));
+        std::move(candidate), mergeId, mergeKey));
     return {};
 }
 
@@ -148,16 +147,16 @@ QString setLoopFactor(ProjectDocument& doc, const LoopRef& ref, std::int64_t bou
     std::vector<Loop>* list = loopList(m, ref.level, ref.kind);
     if (!list || ref.index < 0 || std::size_t(ref.index) >= list->size()) return tr("No such loop.");
     Loop& loop = (*list)[std::size_t(ref.index)];
-    const std::int64_t oldBound = loop.bound;
     loop.bound = bound;
     loop.residual = residual;
     if (pw && loop.dim >= 0 && loop.dim < pw->workload.numDims())
         rebalance(m, loop.dim, pw->workload.bounds[std::size_t(loop.dim)], &loop);
-    const QString text = QObject::tr("Set %1 at %2 from %3 to %4")
-                             .arg(dimName(doc.project(), ref.mapping, loop.dim), levelName(doc.project(), ref.level))
-                             .arg(oldBound)
-                             .arg(bound == residual ? QString::number(bound) : QStringLiteral("%1 (residual %2)").arg(bound).arg(residual));
-    return pushMapping(doc, ref.mapping, std::move(m), text);
+    // No "from" in the text: repeated edits of this loop merge into one step.
+    const QString text = QObject::tr("Set %1 at %2 to %3")
+                             .arg(dimName(doc.project(), ref.mapping, loop.dim), levelName(doc.project(), ref.level),
+                                  bound == residual ? QString::number(bound) : QStringLiteral("%1 (residual %2)").arg(bound).arg(residual));
+    const QString mergeKey = QStringLiteral("%1/%2/%3/%4").arg(ref.mapping).arg(ref.level).arg(int(ref.kind)).arg(ref.index);
+    return pushMapping(doc, ref.mapping, std::move(m), text, LoopFactorMerge, mergeKey);
 }
 
 QString moveLoop(ProjectDocument& doc, const LoopRef& ref, int delta)
@@ -298,24 +297,37 @@ QString addMapping(ProjectDocument& doc, const QString& workload, const Mapping&
     return pushProject(doc, std::move(candidate), QObject::tr("Add mapping %1").arg(unique));
 }
 
-QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level)
+QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level, const QString& field)
 {
-    Project candidate = doc.project();
-    if (index < 0 || index >= candidate.architecture.numLevels()) return tr("No such level.");
-    const std::string oldName = candidate.architecture.levels[std::size_t(index)].name;
-    candidate.architecture.levels[std::size_t(index)] = level;
-    const Diagnostics errors = candidate.architecture.validate("architecture");
+    Architecture candidate = doc.project().architecture;
+    if (index < 0 || index >= candidate.numLevels()) return tr("No such level.");
+    const QString oldName = QString::fromStdString(candidate.levels[std::size_t(index)].name);
+    candidate.levels[std::size_t(index)] = level;
+    const Diagnostics errors = candidate.validate("architecture");
     if (!errors.empty()) return joined(errors);
-    return pushProject(doc, std::move(candidate), QObject::tr("Edit level %1").arg(QString::fromStdString(oldName)));
+    // The level is found by its index: a rename (one of the edits) keeps its place.
+    auto accessor = [index](Project& pr) -> StorageLevel* {
+        return index < pr.architecture.numLevels() ? &pr.architecture.levels[std::size_t(index)] : nullptr;
+    };
+    const QString text = field.isEmpty() ? QObject::tr("Edit level %1").arg(oldName)
+                                         : QObject::tr("Edit %1 of level %2").arg(field, oldName);
+    const QString mergeKey = field.isEmpty() ? QString() : QStringLiteral("%1/%2").arg(index).arg(field);
+    doc.undoStack()->push(new ChangeValueCommand<StorageLevel>(&doc, text, accessor, level, StorageLevelMerge, mergeKey));
+    return {};
 }
 
-QString setCompute(ProjectDocument& doc, const ComputeLevel& compute)
+QString setCompute(ProjectDocument& doc, const ComputeLevel& compute, const QString& field)
 {
-    Project candidate = doc.project();
-    candidate.architecture.compute = compute;
-    const Diagnostics errors = candidate.architecture.validate("architecture");
+    Architecture candidate = doc.project().architecture;
+    candidate.compute = compute;
+    const Diagnostics errors = candidate.validate("architecture");
     if (!errors.empty()) return joined(errors);
-    return pushProject(doc, std::move(candidate), QObject::tr("Edit compute %1").arg(QString::fromStdString(compute.name)));
+    const QString name = QString::fromStdString(doc.project().architecture.compute.name);
+    const QString text = field.isEmpty() ? QObject::tr("Edit compute %1").arg(name)
+                                         : QObject::tr("Edit %1 of compute %2").arg(field, name);
+    doc.undoStack()->push(new ChangeValueCommand<ComputeLevel>(
+        &doc, text, [](Project& pr) { return &pr.architecture.compute; }, compute, ComputeMerge, field));
+    return {};
 }
 
 } // namespace nestor::app::commands

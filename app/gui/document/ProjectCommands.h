@@ -3,7 +3,7 @@
 // widgets call these and never build undo commands themselves. Each checks the edit on a
 // copy first; a rejected edit returns the reason and leaves the document untouched,
 // an accepted one is pushed on the document's undo stack and returns an empty string.
-#include "io/Project.h"
+#include "core/Project.h"
 
 #include <QString>
 
@@ -15,8 +15,8 @@ class ProjectDocument;
 
 namespace commands {
 
-enum class LoopKind { Temporal, SpatialX, SpatialY };
-
+// A loop of a mapping: its level, which of the level's loop lists (LoopKind, from
+// mapping/Mapping.h) and its position there, outermost first.
 struct LoopRef {
     QString mapping;
     int level = 0;
@@ -26,6 +26,7 @@ struct LoopRef {
 
 // Sets a loop's bound and residual. When the dimension's loops no longer cover its size,
 // the outermost loop of that dimension (if it is not the edited one) absorbs the change.
+// Consecutive edits of the same loop merge into one undo step.
 QString setLoopFactor(ProjectDocument& doc, const LoopRef& loop, std::int64_t bound, std::int64_t residual);
 // Moves a loop up (delta < 0, outward) or down within its level and kind.
 QString moveLoop(ProjectDocument& doc, const LoopRef& loop, int delta);
@@ -43,9 +44,10 @@ QString addMapping(ProjectDocument& doc, const QString& workload, const Mapping&
                    QString* added = nullptr);
 QString uniqueMappingName(const Project& p, const QString& base);
 
-// Architecture.
-QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level);
-QString setCompute(ProjectDocument& doc, const ComputeLevel& compute);
+// Architecture. `field` names the property edited (e.g. "size_words"); consecutive edits of
+// the same field of the same level merge into one undo step. Empty: the step never merges.
+QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level, const QString& field = {});
+QString setCompute(ProjectDocument& doc, const ComputeLevel& compute, const QString& field = {});
 
 // The workload a layer description stands for (throws NestorError on bad sizes).
 Workload buildWorkload(const std::string& name, const LayerSpec& spec);

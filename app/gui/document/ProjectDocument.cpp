@@ -98,6 +98,12 @@ void ProjectDocument::notifyChanged()
     emit changed();
 }
 
+void ProjectDocument::reportCommandFailure(const QString& message)
+{
+    qWarning("%s", qPrintable(message));
+    emit commandFailed(message);
+}
+
 void ProjectDocument::updateModified()
 {
     const bool now = isModified();

@@ -3,7 +3,7 @@
 // modified state. Every edit is an undo command (see ChangeValueCommand.h and
 // ProjectCommands.h) that changes the project through editableProject() and calls
 // notifyChanged(); views listen to changed().
-#include "io/Project.h"
+#include "core/Project.h"
 
 #include <QObject>
 #include <QString>
@@ -37,9 +37,12 @@ public:
     // For undo commands only.
     Project& editableProject() { return project_; }
     void notifyChanged();
+    // A command could not find what it changes (a bug, never a user error): emits commandFailed.
+    void reportCommandFailure(const QString& message);
 
 signals:
     void changed();              // content edited (by a command, undo or redo)
+    void commandFailed(const QString& message);  // an undo/redo step found nothing to change
     void contentReset();         // new content (New, Open, Restore)
     void modifiedChanged(bool modified);
     void pathChanged(const QString& path);

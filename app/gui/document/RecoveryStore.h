@@ -9,7 +9,7 @@
 // leaving unsaved changes. claimOrphans() locks the orphans for this process and hands them
 // out to be restored or discarded; a live instance's entry is never handed out (QLockFile
 // holds flock() on its file, and a lock left by a dead pid is stale and taken over).
-#include "io/Project.h"
+#include "core/Project.h"
 
 #include <QDateTime>
 #include <QString>

@@ -160,7 +160,7 @@ QString ArchitectureEditor::setProperty(int level, const QString& key, const QSt
         else if (key == QLatin1String("mesh_x")) { if (parseInt(text, &i, 1)) c.meshX = i; else bad(tr("a positive integer")); }
         else if (key == QLatin1String("energy_pJ")) { if (parseDouble(text, &d)) c.mac_energy_pJ = d; else bad(tr("a number >= 0")); }
         else if (key == QLatin1String("area_um2")) { if (parseDouble(text, &d)) c.area_um2 = d; else bad(tr("a number >= 0")); }
-        if (error.isEmpty()) error = commands::setCompute(*document_, c);
+        if (error.isEmpty()) error = commands::setCompute(*document_, c, key);
     } else {
         if (level >= a.numLevels()) return tr("No such level.");
         StorageLevel l = a.levels[std::size_t(level)];
@@ -189,7 +189,7 @@ QString ArchitectureEditor::setProperty(int level, const QString& key, const QSt
         else if (key == QLatin1String("energy_pJ.leak")) { if (parseDouble(text, &d)) l.energy.leak_pJ = d; else bad(tr("a number >= 0")); }
         else if (key == QLatin1String("area_um2")) { if (parseDouble(text, &d)) l.area_um2 = d; else bad(tr("a number >= 0")); }
         else bad(tr("unknown property"));
-        if (error.isEmpty()) error = commands::setStorageLevel(*document_, level, l);
+        if (error.isEmpty()) error = commands::setStorageLevel(*document_, level, l, key);
     }
     message_->setText(error);
     if (!error.isEmpty()) emit editRejected(error);

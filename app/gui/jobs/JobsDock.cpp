@@ -1,6 +1,5 @@
 #include "JobsDock.h"
 
-#include <QFutureWatcherBase>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -81,24 +80,6 @@ int JobsDock::addJob(const QString& title, std::function<void()> cancel)
     jobs_.emplace(id, std::move(r));
     updateEmptyLabel();
     emit jobAdded(id);
-    return id;
-}
-
-int JobsDock::trackFuture(const QString& title, QFutureWatcherBase* watcher)
-{
-    const int id = addJob(title, [watcher] { watcher->cancel(); });
-    auto* context = new QObject(this);  // the connections end with the job
-    connect(watcher, &QFutureWatcherBase::progressRangeChanged, context,
-            [this, id, watcher](int lo, int hi) { setProgress(id, watcher->progressValue() - lo, hi - lo); });
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, context, [this, id, watcher](int v) {
-        const int lo = watcher->progressMinimum(), hi = watcher->progressMaximum();
-        setProgress(id, v - lo, hi - lo);
-        setStatus(id, tr("%1 of %2").arg(v - lo).arg(hi - lo));
-    });
-    connect(watcher, &QFutureWatcherBase::finished, context, [this, id, watcher, context] {
-        finishJob(id, watcher->isCanceled() ? tr("cancelled") : tr("done"));
-        context->deleteLater();
-    });
     return id;
 }
 

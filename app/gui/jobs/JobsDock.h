@@ -2,14 +2,14 @@
 // The Jobs dock: every long background job (network evaluation, search, PE-array sweep) as a
 // row with its title, a progress bar (busy when the total is unknown), a status line and a
 // Cancel button. A finished job keeps its last status until it is removed (its × button or
-// "Clear finished"). The dock never runs anything itself: the job's owner reports progress
-// and gets the cancel request through the callback it registered.
+// "Clear finished"). The dock never runs anything itself: the job's owner (a BackgroundJob,
+// jobs/BackgroundJob.h, or a queue that manages its own rows) reports progress and gets the
+// cancel request through the callback it registered.
 #include <QDockWidget>
 
 #include <functional>
 #include <map>
 
-class QFutureWatcherBase;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -24,8 +24,6 @@ public:
 
     // A new running job; `cancel` is called (once) when the user presses Cancel.
     int addJob(const QString& title, std::function<void()> cancel);
-    // A job run by a QFutureWatcher: progress, cancel and the end follow the watcher.
-    int trackFuture(const QString& title, QFutureWatcherBase* watcher);
     void setProgress(int id, qint64 value, qint64 maximum);   // maximum <= 0: busy indicator
     void setStatus(int id, const QString& text);
     void finishJob(int id, const QString& status);

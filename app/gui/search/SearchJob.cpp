@@ -1,14 +1,10 @@
 #include "SearchJob.h"
 
+#include "jobs/BackgroundJob.h"
 #include "mapspace/Mapspace.h"
-
-#include <QMetaObject>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
 #include <exception>
-#include <mutex>
 
 namespace nestor::app {
 
@@ -19,7 +15,7 @@ constexpr auto kSignalInterval = std::chrono::milliseconds(100);  // ~10 Hz
 // Runs on the search's calling thread (a pool thread); forwards to the job on the GUI thread.
 class QueuedObserver : public SearchObserver {
 public:
-    explicit QueuedObserver(QPointer<SearchJob> job) : job_(std::move(job)) {}
+    QueuedObserver(RunningJob& run, SearchJob* job) : run_(run), job_(job) {}
 
     void onImprovement(const SearchCurvePoint& c) override { pending_.push_back(c); }
     void onProgress(const SearchProgress& p) override
@@ -34,20 +30,17 @@ public:
     {
         std::vector<SearchCurvePoint> points;
         points.swap(pending_);
-        QPointer<SearchJob> job = job_;
-        if (!job) return;
-        QMetaObject::invokeMethod(
-            job.data(),
-            [job, points = std::move(points), p] {
-                if (!job) return;
-                for (const auto& c : points) emit job->improved(c.evaluated, c.value);
-                emit job->progress(p);
-            },
-            Qt::QueuedConnection);
+        // The job outlives the run (its destructor waits for it); delivery is dropped once
+        // the run is no longer current.
+        run_.deliver([job = job_, points = std::move(points), p] {
+            for (const auto& c : points) emit job->improved(c.evaluated, c.value);
+            emit job->progress(p);
+        });
     }
 
 private:
-    QPointer<SearchJob> job_;
+    RunningJob& run_;
+    SearchJob* job_;
     std::vector<SearchCurvePoint> pending_;
     std::chrono::steady_clock::time_point last_;
     bool sent_ = false;
@@ -55,48 +48,48 @@ private:
 
 } // namespace
 
-SearchJob::SearchJob(QObject* parent) : QObject(parent)
+SearchJob::SearchJob(QObject* parent) : QObject(parent), job_(new BackgroundJob(this, &pool_))
 {
     pool_.setMaxThreadCount(1);
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        outcome_ = watcher_.result();
-        running_ = false;
-        emit finished();
-    });
+    connect(job_, &BackgroundJob::finished, this, [this] { emit finished(); });
 }
 
 SearchJob::~SearchJob()
 {
-    if (cancel_) cancel_->store(true);
-    watcher_.waitForFinished();
+    job_->cancel();
+    job_->waitForDone();   // before pool_ goes
+}
+
+bool SearchJob::isRunning() const
+{
+    return job_->isRunning();
 }
 
 bool SearchJob::start(SearchRequest request)
 {
-    if (running_) return false;
-    running_ = true;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    if (job_->isRunning()) return false;
     outcome_ = {};
-    QPointer<SearchJob> self(this);
-    watcher_.setFuture(QtConcurrent::run(&pool_, [request = std::move(request), cancel = cancel_, self] {
-        QueuedObserver observer(self);
-        SearchOutcome o = run(request, &observer, cancel.get());
-        SearchProgress last;
-        last.evaluated = o.result.evaluated;
-        last.valid = o.result.valid;
-        last.overBudget = o.result.overBudget;
-        last.hasBest = o.result.found;
-        last.best = o.result.found && !o.result.bestMetrics.empty() ? o.result.bestMetrics.front() : 0.0;
-        last.seconds = o.result.seconds;
-        observer.flush(last);  // the improvements after the last throttled signal
-        return o;
-    }));
+    job_->start<SearchOutcome>(
+        [request = std::move(request), self = this](RunningJob& job) {
+            QueuedObserver observer(job, self);
+            SearchOutcome o = run(request, &observer, job.cancelFlag());
+            SearchProgress last;
+            last.evaluated = o.result.evaluated;
+            last.valid = o.result.valid;
+            last.overBudget = o.result.overBudget;
+            last.hasBest = o.result.found;
+            last.best = o.result.found && !o.result.bestMetrics.empty() ? o.result.bestMetrics.front() : 0.0;
+            last.seconds = o.result.seconds;
+            observer.flush(last);  // the improvements after the last throttled signal
+            return o;
+        },
+        [this](SearchOutcome o) { outcome_ = std::move(o); });
     return true;
 }
 
 void SearchJob::cancel()
 {
-    if (cancel_) cancel_->store(true);
+    job_->cancel();
 }
 
 SearchOutcome SearchJob::run(const SearchRequest& request, SearchObserver* observer, const std::atomic<bool>* cancel)

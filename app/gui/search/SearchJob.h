@@ -1,9 +1,9 @@
 #pragma once
-// One mapspace search in the background: nestor::runSearch on the thread pool
-// (QtConcurrent::run + QFutureWatcher) with its inputs copied into the task. The engine's
-// SearchObserver is adapted into queued signals on the GUI thread, throttled to about 10 Hz;
-// cancel() sets the engine's cancel flag, so the search stops and returns its best so far
-// within the engine's polling time (well under 100 ms).
+// One mapspace search in the background: nestor::runSearch run as a background job
+// (jobs/BackgroundJob.h) on its own one-thread pool, with its inputs copied into the task. The
+// engine's SearchObserver is adapted into signals on the GUI thread, throttled to about 10 Hz;
+// cancel() sets the job's cancel flag, so the search stops and returns its best so far within
+// the engine's polling time (well under 100 ms).
 //
 // The energy-vs-delay scatter shows the mappings the search itself evaluated: the engine's
 // exact energy-delay Pareto front over all of them plus a uniform sample of `sampleSize`.
@@ -12,16 +12,16 @@
 #include "search/SearchDriver.h"
 #include "workload/Workload.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
 
 #include <atomic>
-#include <memory>
 #include <vector>
 
 namespace nestor::app {
+
+class BackgroundJob;
 
 struct SearchRequest {
     QString label;                  // e.g. "conv3_1 pfm random #1"
@@ -53,7 +53,7 @@ public:
 
     bool start(SearchRequest request);   // false while running
     void cancel();
-    bool isRunning() const { return running_; }   // until finished() has been emitted
+    bool isRunning() const;         // until finished() has been emitted
     const SearchOutcome& outcome() const { return outcome_; }
 
     // The task itself (also usable without Qt's event loop).
@@ -66,10 +66,8 @@ signals:
 
 private:
     QThreadPool pool_;   // its own thread: a long search never holds up the global pool's evaluations
-    QFutureWatcher<SearchOutcome> watcher_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
+    BackgroundJob* job_;
     SearchOutcome outcome_;
-    bool running_ = false;
 };
 
 } // namespace nestor::app

@@ -5,6 +5,7 @@
 #include "ProjectCommands.h"
 #include "ProjectDocument.h"
 #include "SearchProgressChart.h"
+#include "jobs/BackgroundJob.h"
 #include "jobs/JobsDock.h"
 #include "mapspace/Mapspace.h"
 #include "search/SearchAlgorithm.h"
@@ -18,7 +19,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPromise>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -27,7 +27,6 @@
 #include <QTableWidget>
 #include <QThread>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <limits>
@@ -65,57 +64,29 @@ QString metricValueText(SearchMetric m, double v)
     return QString::number(v);
 }
 
-// Reports each finished sweep point through the promise, and turns the promise's cancel state
-// into the engine's cancel flag (the engine calls onProgress on the sweep's thread every ~50 ms).
-class PromiseSweepObserver : public SweepObserver {
+// Hands each finished sweep point, with its resized architecture, to `onPoint` on the GUI
+// thread (the engine calls this on the sweep's thread).
+class QueuedSweepObserver : public SweepObserver {
 public:
-    PromiseSweepObserver(QPromise<SweepItem>& promise, std::atomic<bool>& flag, const Architecture& base)
-        : promise_(promise), flag_(flag), base_(base)
+    QueuedSweepObserver(RunningJob& job, const Architecture& base, std::function<void(const SweepItem&)> onPoint)
+        : points_(job, std::move(onPoint)), base_(base)
     {
-    }
-    void onProgress(const SearchProgress&) override
-    {
-        if (promise_.isCanceled()) flag_.store(true);
     }
     void onPointFinished(const SweepPoint& pt) override
     {
-        if (promise_.isCanceled()) return;
         SweepItem item{pt, {}};
         try {
             item.architecture = resizePeArray(base_, pt.array.x, pt.array.y);
         } catch (const std::exception&) {
             // pt.error says why; the point has no mapping to show
         }
-        promise_.addResult(std::move(item));
-        promise_.setProgressValue(++done_);
+        points_.onEvent(item);
     }
 
 private:
-    QPromise<SweepItem>& promise_;
-    std::atomic<bool>& flag_;
+    QueuedEventSink<SweepItem> points_;
     const Architecture& base_;
-    int done_ = 0;
 };
-
-void runSweep(QPromise<SweepItem>& promise, Workload w, Architecture base, std::vector<MapspaceKind> kinds, SearchOptions opt,
-              MapspaceConstraints constraints)
-{
-    SweepOptions so;
-    so.kinds = std::move(kinds);
-    so.search = std::move(opt);
-    promise.setProgressRange(0, int(so.arrays.size() * so.kinds.size()));
-    std::atomic<bool> cancel{false};
-    PromiseSweepObserver observer(promise, cancel, base);
-    NetworkSearchLayer layer;
-    layer.name = w.name;
-    layer.workload = std::move(w);
-    layer.constraints = std::move(constraints);
-    try {
-        runArchitectureSweep(base, {layer}, so, &observer, &cancel);
-    } catch (const std::exception&) {
-        // an unknown algorithm: the panel checked the name; nothing to report
-    }
-}
 
 } // namespace
 
@@ -141,6 +112,7 @@ SearchPanel::SearchPanel(ProjectDocument* document, QWidget* parent)
       energyDelay_(new widgets::ParetoChart), areaEdp_(new widgets::ParetoChart), table_(new QTableWidget)
 {
     sweepPool_.setMaxThreadCount(1);
+    sweepJob_ = new BackgroundJob(this, &sweepPool_);
     for (const SearchAlgorithmInfo& a : searchAlgorithms()) {
         algorithm_->addItem(QString::fromStdString(a.name));
         algorithm_->setItemData(algorithm_->count() - 1, QString::fromStdString(a.description), Qt::ToolTipRole);
@@ -269,13 +241,8 @@ SearchPanel::SearchPanel(ProjectDocument* document, QWidget* parent)
     connect(job_, &SearchJob::finished, this, &SearchPanel::onJobFinished);
     connect(energyDelay_, &widgets::ParetoChart::pointClicked, this, [this](int s, int i) { addEnergyDelayPoint(s, i); });
     connect(areaEdp_, &widgets::ParetoChart::pointClicked, this, [this](int s, int i) { addSweepPoint(s, i); });
-    connect(&sweepWatcher_, &QFutureWatcherBase::resultReadyAt, this, [this](int i) {
-        sweep_.push_back(sweepWatcher_.resultAt(i));
-        showSweep();
-    });
-    connect(&sweepWatcher_, &QFutureWatcherBase::finished, this, [this] {
-        const bool completed = !sweepWatcher_.isCanceled();
-        sweeping_ = false;
+    connect(sweepJob_, &BackgroundJob::finished, this, [this] {
+        const bool completed = !sweepCancelled_;
         showSweep();
         updateButtons();
         emit message(completed ? tr("PE-array sweep finished: %n configuration(s)", nullptr, int(sweep_.size()))
@@ -293,8 +260,8 @@ SearchPanel::~SearchPanel()
 {
     queue_.clear();
     job_->cancel();
-    sweepWatcher_.cancel();
-    sweepWatcher_.waitForFinished();
+    sweepJob_->cancel();
+    sweepJob_->waitForDone();   // before sweepPool_ goes
 }
 
 void SearchPanel::refreshLayers()
@@ -688,19 +655,42 @@ bool SearchPanel::startSweep()
     sweep_.clear();
     sweepLayer_ = s.layer;
     showSweep();
-    sweeping_ = true;
-    sweepWatcher_.setFuture(QtConcurrent::run(&sweepPool_, runSweep, pw->workload, p.architecture, kinds, o,
-                                              s.useConstraints ? p.constraintsFor(pw->workload) : MapspaceConstraints{}));
-    if (jobs_) sweepJob_ = jobs_->trackFuture(tr("PE-array sweep (%1, %2)").arg(s.layer, s.mapspaces.join(QStringLiteral(", "))),
-                                              &sweepWatcher_);
+    sweepCancelled_ = false;
+    if (jobs_) sweepJob_->showIn(jobs_, tr("PE-array sweep (%1, %2)").arg(s.layer, s.mapspaces.join(QStringLiteral(", "))));
+    SweepOptions so;
+    so.kinds = std::move(kinds);
+    so.search = std::move(o);
+    NetworkSearchLayer layer;
+    layer.name = pw->workload.name;
+    layer.workload = pw->workload;
+    layer.constraints = s.useConstraints ? p.constraintsFor(pw->workload) : MapspaceConstraints{};
+    sweepJob_->start<bool>(
+        [base = p.architecture, layer = std::move(layer), so = std::move(so), this](RunningJob& job) {
+            QueuedSweepObserver observer(job, base, [this](const SweepItem& item) {
+                sweep_.push_back(item);
+                showSweep();
+            });
+            try {
+                runArchitectureSweep(base, {layer}, so, &observer, &job);
+            } catch (const std::exception&) {
+                // an unknown algorithm: the panel checked the name; nothing to report
+            }
+            return job.cancelRequested();
+        },
+        [this](bool cancelled) { sweepCancelled_ = cancelled; });
     chartTabs_->setCurrentWidget(areaEdp_);
     updateButtons();
     return true;
 }
 
+bool SearchPanel::isSweeping() const
+{
+    return sweepJob_->isRunning();
+}
+
 void SearchPanel::cancelSweep()
 {
-    if (isSweeping()) sweepWatcher_.cancel();
+    sweepJob_->cancel();
 }
 
 void SearchPanel::showSweep()

@@ -14,7 +14,6 @@
 #include "search/ArchitectureSweep.h"
 #include "workload/Workload.h"
 
-#include <QFutureWatcher>
 #include <QStringList>
 #include <QThreadPool>
 #include <QWidget>
@@ -37,6 +36,8 @@ class SearchProgressChart;
 }
 
 namespace nestor::app {
+
+class BackgroundJob;
 
 class JobsDock;
 class ProjectDocument;
@@ -81,7 +82,7 @@ public:
     bool isRunning() const;
     bool startSweep();
     void cancelSweep();
-    bool isSweeping() const { return sweeping_; }   // until sweepFinished has been emitted
+    bool isSweeping() const;        // until sweepFinished has been emitted
 
     struct RunRecord {
         QString label;
@@ -168,12 +169,11 @@ private:
     QTableWidget* table_;
 
     QThreadPool sweepPool_;  // its own thread, as SearchJob's
-    QFutureWatcher<SweepItem> sweepWatcher_;
+    BackgroundJob* sweepJob_;       // runs on sweepPool_
     std::vector<SweepItem> sweep_;
     std::vector<std::vector<int>> sweepSeries_;  // per area-vs-EDP series: indices into sweep_
     QString sweepLayer_;
-    int sweepJob_ = 0;
-    bool sweeping_ = false;
+    bool sweepCancelled_ = false;
 };
 
 } // namespace nestor::app

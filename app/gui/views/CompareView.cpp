@@ -4,12 +4,12 @@
 #include "NumberFormat.h"
 #include "ProjectDocument.h"
 #include "io/ProjectYaml.h"
+#include "jobs/BackgroundJob.h"
 #include "model/Model.h"
 
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFontDatabase>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,7 +17,6 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
 
@@ -60,7 +59,7 @@ const MetricRow kRows[] = {
 } // namespace
 
 CompareView::CompareView(ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document), mappings_(new QComboBox), metrics_(new QTableWidget), nests_(new QTableWidget),
+    : QWidget(parent), document_(document), job_(new BackgroundJob(this)), mappings_(new QComboBox), metrics_(new QTableWidget), nests_(new QTableWidget),
       chart_(new widgets::ComparisonChart)
 {
     auto* pinButton = new QPushButton(tr("Pin"));
@@ -170,6 +169,7 @@ bool CompareView::pinWithArchitecture(const QString& mapping, const QString& pro
 
 void CompareView::clearPins()
 {
+    job_->discard();   // its evaluations are of the pins just removed
     pins_.clear();
     evaluations_.clear();
     showResults();
@@ -177,36 +177,30 @@ void CompareView::clearPins()
 
 void CompareView::evaluatePins()
 {
-    if (busy_) {
-        again_ = true;
-        return;
-    }
-    busy_ = true;
-    auto* watcher = new QFutureWatcher<std::vector<Evaluation>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        busy_ = false;
-        if (again_) {
-            again_ = false;
-            evaluatePins();
-            return;
-        }
-        evaluations_ = watcher->result();
-        showResults();
-    });
-    watcher->setFuture(QtConcurrent::run([pins = pins_] {
-        std::vector<Evaluation> out;
-        for (const Pin& p : pins) {
-            try {
-                out.push_back(evaluate(p.workload, p.architecture, p.mapping));
-            } catch (const std::exception& e) {
-                Evaluation bad;
-                bad.errors.push_back({"evaluate", e.what(), {}});
-                out.push_back(bad);
+    // A new request supersedes the running one (its evaluations are of pins that changed).
+    job_->start<std::vector<Evaluation>>(
+        [pins = pins_](RunningJob&) {
+            std::vector<Evaluation> out;
+            for (const Pin& p : pins) {
+                try {
+                    out.push_back(evaluate(p.workload, p.architecture, p.mapping));
+                } catch (const std::exception& e) {
+                    Evaluation bad;
+                    bad.errors.push_back({"evaluate", e.what(), {}});
+                    out.push_back(bad);
+                }
             }
-        }
-        return out;
-    }));
+            return out;
+        },
+        [this](std::vector<Evaluation> evaluations) {
+            evaluations_ = std::move(evaluations);
+            showResults();
+        });
+}
+
+bool CompareView::isEvaluating() const
+{
+    return job_->isRunning();
 }
 
 void CompareView::showResults()

@@ -21,6 +21,7 @@ class ComparisonChart;
 
 namespace nestor::app {
 
+class BackgroundJob;
 class ProjectDocument;
 
 class CompareView : public QWidget {
@@ -41,7 +42,7 @@ public:
     void pinValue(Pin pin);                                  // any mapping on any architecture (e.g. a sweep point)
     void clearPins();
     int pinCount() const { return int(pins_.size()); }
-    bool isEvaluating() const { return busy_; }
+    bool isEvaluating() const;
     const std::vector<Evaluation>& evaluations() const { return evaluations_; }
 
     QTableWidget* metricsTable() const { return metrics_; }
@@ -61,8 +62,7 @@ private:
     ProjectDocument* document_;
     std::vector<Pin> pins_;
     std::vector<Evaluation> evaluations_;
-    bool busy_ = false;
-    bool again_ = false;
+    BackgroundJob* job_;
     QComboBox* mappings_;
     QTableWidget* metrics_;
     QTableWidget* nests_;

@@ -3,6 +3,7 @@
 #include "NetworkChart.h"
 #include "NumberFormat.h"
 #include "ProjectDocument.h"
+#include "jobs/BackgroundJob.h"
 #include "model/Model.h"
 
 #include <QComboBox>
@@ -10,12 +11,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QPromise>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <exception>
@@ -34,13 +33,15 @@ struct Job {
     Mapping m;
 };
 
-void runJobs(QPromise<NetworkLayerResult>& promise, const std::vector<Job>& jobs, const Architecture& arch)
+// Evaluates the layers one after the other; each result goes to `done` as it is ready.
+void runJobs(RunningJob& run, const std::vector<Job>& jobs, const Architecture& arch, EventSink<NetworkLayerEvaluation>& done)
 {
-    promise.setProgressRange(0, int(jobs.size()));
-    int done = 0;
+    const int count = int(jobs.size());
     for (const Job& j : jobs) {
-        if (promise.isCanceled()) return;
-        NetworkLayerResult r{j.index, j.layer, j.mapping, j.repeat, {}};
+        if (run.cancelRequested()) return;
+        run.reportProgress({double(j.index) / count, "layer " + std::to_string(j.index + 1) + "/" + std::to_string(count) + " " +
+                                                         j.layer.toStdString()});
+        NetworkLayerEvaluation r{j.index, j.layer, j.mapping, j.repeat, {}};
         if (!j.mapping.isEmpty()) {
             try {
                 r.evaluation = evaluate(j.workload, arch, j.m);
@@ -48,17 +49,17 @@ void runJobs(QPromise<NetworkLayerResult>& promise, const std::vector<Job>& jobs
                 r.evaluation.errors.push_back({"evaluate", e.what(), {}});
             }
         }
-        promise.addResult(r);
-        promise.setProgressValue(++done);
+        done.onEvent(r);
     }
+    run.reportProgress({1.0, std::to_string(count) + " layers evaluated"});
 }
 
 } // namespace
 
 NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), networks_(new QComboBox), run_(new QPushButton(tr("Evaluate"))),
-      cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar), totals_(new QLabel), table_(new QTableWidget),
-      chart_(new widgets::NetworkChart)
+      cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar), totalsLabel_(new QLabel), table_(new QTableWidget),
+      chart_(new widgets::NetworkChart), job_(new BackgroundJob(this))
 {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Network:")));
@@ -67,9 +68,9 @@ NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
     bar->addWidget(cancel_);
     bar->addWidget(progress_, 1);
     cancel_->setEnabled(false);
-    QFont bold = totals_->font();
+    QFont bold = totalsLabel_->font();
     bold.setBold(true);
-    totals_->setFont(bold);
+    totalsLabel_->setFont(bold);
 
     table_->setColumnCount(7);
     table_->setHorizontalHeaderLabels({tr("Layer"), tr("Mapping"), tr("Repeat"), tr("Cycles"), tr("Energy"), tr("Utilization"), tr("pJ/MAC")});
@@ -85,19 +86,16 @@ NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
     split->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
-    layout->addWidget(totals_);
+    layout->addWidget(totalsLabel_);
     layout->addWidget(split, 1);
 
     connect(run_, &QPushButton::clicked, this, &NetworkView::start);
     connect(cancel_, &QPushButton::clicked, this, &NetworkView::cancel);
-    connect(&watcher_, &QFutureWatcherBase::progressRangeChanged, progress_, &QProgressBar::setRange);
-    connect(&watcher_, &QFutureWatcherBase::progressValueChanged, progress_, &QProgressBar::setValue);
-    connect(&watcher_, &QFutureWatcherBase::resultReadyAt, this, [this](int i) {
-        results_.push_back(watcher_.resultAt(i));
-        showResults();
-    });
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        const bool completed = !watcher_.isCanceled();
+    progress_->setRange(0, kProgressSteps);
+    connect(job_, &BackgroundJob::progressed, this,
+            [this](const JobProgress& p) { progress_->setValue(int(p.fraction * kProgressSteps)); });
+    connect(job_, &BackgroundJob::finished, this, [this] {
+        const bool completed = !cancelled_;
         run_->setEnabled(true);
         cancel_->setEnabled(false);
         showResults();
@@ -113,8 +111,13 @@ NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
 
 NetworkView::~NetworkView()
 {
-    watcher_.cancel();
-    watcher_.waitForFinished();
+    job_->cancel();
+    job_->waitForDone();
+}
+
+void NetworkView::setJobsDock(JobsDock* dock)
+{
+    job_->showIn(dock, tr("Network evaluation"));
 }
 
 void NetworkView::refreshNetworks()
@@ -140,12 +143,12 @@ bool NetworkView::selectNetwork(const QString& name)
 
 bool NetworkView::isRunning() const
 {
-    return watcher_.isRunning();
+    return job_->isRunning();
 }
 
 void NetworkView::start()
 {
-    if (watcher_.isRunning()) return;
+    if (job_->isRunning()) return;
     const Project& p = document_->project();
     std::vector<std::pair<std::string, std::int64_t>> layers;
     const std::string network = networks_->currentData().toString().toStdString();
@@ -168,16 +171,28 @@ void NetworkView::start()
         jobs.push_back(std::move(j));
     }
     results_.clear();
+    cycleSeconds_ = p.architecture.cycle_seconds;
     showResults();
     run_->setEnabled(false);
     cancel_->setEnabled(true);
-    watcher_.setFuture(QtConcurrent::run(runJobs, std::move(jobs), p.architecture));
+    cancelled_ = false;
+    progress_->setValue(0);
+    job_->start<bool>(
+        [jobs = std::move(jobs), arch = p.architecture, this](RunningJob& run) {
+            QueuedEventSink<NetworkLayerEvaluation> done(run, [this](const NetworkLayerEvaluation& r) {
+                results_.push_back(r);
+                showResults();
+            });
+            runJobs(run, jobs, arch, done);
+            return run.cancelRequested();
+        },
+        [this](bool cancelled) { cancelled_ = cancelled; });
     emit started();
 }
 
 void NetworkView::cancel()
 {
-    watcher_.cancel();
+    job_->cancel();
 }
 
 void NetworkView::showResults()
@@ -188,23 +203,20 @@ void NetworkView::showResults()
     table_->setRowCount(int(results_.size()));
     QStringList names;
     QVector<double> energies, cycles;
-    totalEnergy_ = 0;
-    totalCycles_ = 0;
-    int missing = 0;
+    std::vector<RepeatedEvaluation> layers;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t i = 0; i < results_.size(); ++i) {
-        const NetworkLayerResult& r = results_[i];
+        const NetworkLayerEvaluation& r = results_[i];
         const Evaluation& e = r.evaluation;
         const int row = int(i);
         table_->setItem(row, 0, new QTableWidgetItem(r.layer));
         table_->setItem(row, 1, new QTableWidgetItem(r.mapping.isEmpty() ? tr("(no mapping)") : r.mapping));
         table_->setItem(row, 2, new QTableWidgetItem(QString::number(r.repeat)));
         names << r.layer;
+        layers.push_back({&e, r.repeat});
         if (e.valid) {
             const double en = e.energy_pJ * double(r.repeat);
             const double cy = double(e.cycles) * double(r.repeat);
-            totalEnergy_ += en;
-            totalCycles_ += cy;
             energies << en;
             cycles << cy;
             table_->setItem(row, 3, new QTableWidgetItem(count(std::int64_t(cy))));
@@ -212,7 +224,6 @@ void NetworkView::showResults()
             table_->setItem(row, 5, new QTableWidgetItem(percent(e.utilization)));
             table_->setItem(row, 6, new QTableWidgetItem(widgets::NumberFormat::decimal(e.pJ_per_mac)));
         } else {
-            ++missing;
             energies << nan;
             cycles << nan;
             auto* item = new QTableWidgetItem(r.mapping.isEmpty() ? tr("not evaluated") : tr("invalid mapping"));
@@ -221,11 +232,22 @@ void NetworkView::showResults()
         }
     }
     chart_->setLayers(names, energies, cycles);
-    totals_->setText(results_.empty() ? tr("Choose a network and press Evaluate.")
-                                      : tr("Total: %1 cycles, %2 over %3 layers%4")
-                                            .arg(count(std::int64_t(totalCycles_)), energy(totalEnergy_))
-                                            .arg(results_.size())
-                                            .arg(missing ? tr(" (%1 without a valid mapping)").arg(missing) : QString()));
+    totals_ = NetworkTotals{};
+    if (results_.empty()) {
+        totalsLabel_->setText(tr("Choose a network and press Evaluate."));
+        return;
+    }
+    try {
+        totals_ = networkTotals(layers, cycleSeconds_);
+    } catch (const NestorError& e) {
+        totalsLabel_->setText(tr("No totals: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    totalsLabel_->setText(tr("Total: %1 cycles, %2, EDP %3, %4 MACs over %5 layers%6")
+                              .arg(count(totals_.cycles), energy(totals_.energy_pJ),
+                                   widgets::NumberFormat::scientific(totals_.edp_J_s, QStringLiteral("J·s")), count(totals_.macs))
+                              .arg(results_.size())
+                              .arg(totals_.missing ? tr(" (%1 without a valid mapping)").arg(totals_.missing) : QString()));
 }
 
 } // namespace nestor::app

@@ -1,11 +1,12 @@
 #pragma once
 // The Network tab: evaluates every layer of a network with its mapping (the first mapping
 // that names the layer's workload) in the background, with progress and Cancel; shows a
-// per-layer table (repeats included) with totals, and energy / cycles bars per layer.
+// per-layer table (repeats included) with the engine's totals (analysis/NetworkTotals.h, as the
+// CLI prints them), and energy / cycles bars per layer.
 // "(all layers)" stands for every workload of the project in order.
+#include "analysis/NetworkTotals.h"
 #include "model/Evaluation.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <vector>
@@ -22,9 +23,12 @@ class NetworkChart;
 
 namespace nestor::app {
 
+class BackgroundJob;
+class JobsDock;
 class ProjectDocument;
 
-struct NetworkLayerResult {
+// One layer as evaluated here (not the engine's NetworkLayerResult of a network search).
+struct NetworkLayerEvaluation {
     int index = 0;
     QString layer;
     QString mapping;        // empty: no mapping for this layer
@@ -42,10 +46,9 @@ public:
     void start();
     void cancel();
     bool isRunning() const;
-    QFutureWatcherBase* watcher() { return &watcher_; }
-    const std::vector<NetworkLayerResult>& results() const { return results_; }
-    double totalEnergy_pJ() const { return totalEnergy_; }
-    double totalCycles() const { return totalCycles_; }
+    void setJobsDock(JobsDock* dock);           // each evaluation becomes a row of the dock
+    const std::vector<NetworkLayerEvaluation>& results() const { return results_; }
+    const NetworkTotals& totals() const { return totals_; }
     QTableWidget* table() const { return table_; }
     widgets::NetworkChart* chart() const { return chart_; }
 
@@ -63,13 +66,15 @@ private:
     QPushButton* run_;
     QPushButton* cancel_;
     QProgressBar* progress_;
-    QLabel* totals_;
+    QLabel* totalsLabel_;
     QTableWidget* table_;
     widgets::NetworkChart* chart_;
-    QFutureWatcher<NetworkLayerResult> watcher_;
-    std::vector<NetworkLayerResult> results_;
-    double totalEnergy_ = 0;
-    double totalCycles_ = 0;
+    BackgroundJob* job_;
+    bool cancelled_ = false;        // the last evaluation was cancelled
+    static constexpr int kProgressSteps = 1000;
+    std::vector<NetworkLayerEvaluation> results_;
+    NetworkTotals totals_;
+    double cycleSeconds_ = 1e-9;  // of the architecture the results were evaluated on
 };
 
 } // namespace nestor::app

@@ -1,4 +1,4 @@
-#include "mapspace/MapspaceConstraints.h"
+#include "core/MapspaceConstraints.h"
 
 #include "common/CheckedMath.h"
 
@@ -198,9 +198,9 @@ Diagnostics checkConstraints(const MapspaceConstraints& c, const Mapping& m, con
     return d;
 }
 
-bool meetsUtilization(const MapspaceConstraints& c, const Evaluation& ev)
+bool meetsUtilization(const MapspaceConstraints& c, double utilization)
 {
-    return ev.utilization + 1e-12 >= c.minUtilization;
+    return utilization + 1e-12 >= c.minUtilization;
 }
 
 } // namespace nestor

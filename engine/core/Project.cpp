@@ -1,4 +1,4 @@
-#include "io/Project.h"
+#include "core/Project.h"
 
 #include <algorithm>
 

@@ -8,10 +8,10 @@
 //   spatial axes which dimensions may sit on the X and on the Y axis of a level ("C|K");
 //   keep/bypass  per level and tensor;
 //   utilization  a minimum compute utilization of the evaluated mapping.
+// Part of the core (engine/core), next to the Project that stores them; the mapspaces apply them.
 #include "arch/Architecture.h"
 #include "common/Error.h"
 #include "mapping/Mapping.h"
-#include "model/Evaluation.h"
 #include "workload/Workload.h"
 
 #include <cstdint>
@@ -74,7 +74,8 @@ std::vector<std::string> splitDimensionList(const std::string& s);
 // Checks a mapping against the constraints, independently of how the mapspace generates
 // mappings: every violated constraint is one diagnostic. Utilization is not checked here.
 Diagnostics checkConstraints(const MapspaceConstraints& c, const Mapping& m, const Workload& w, const Architecture& a);
-// The minimum-utilization constraint on an evaluation.
-bool meetsUtilization(const MapspaceConstraints& c, const Evaluation& ev);
+// The minimum-utilization constraint on an evaluation's utilization (a number, not the
+// Evaluation, so that the constraint types stay below the cost model: Project holds them).
+bool meetsUtilization(const MapspaceConstraints& c, double utilization);
 
 } // namespace nestor

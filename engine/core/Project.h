@@ -3,7 +3,7 @@
 // job defaults. Read from / written to the YAML schema in docs/project-format.md.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
-#include "mapspace/MapspaceConstraints.h"
+#include "core/MapspaceConstraints.h"
 #include "workload/Workload.h"
 
 #include <map>

@@ -1,0 +1,349 @@
+// Every edit command (ProjectCommands.h): set, undo, redo and, for the edits of one field,
+// merge. The project is built here by hand, so every expected value is counted off it:
+// GEMM M=8 N=4 K=2 on DRAM -> Buffer (64 words) -> 1 MAC; mapping "tiled":
+//   DRAM   temporal [M 4] [N 2]
+//   Buffer temporal [M 2] [N 2] [K 2]
+#include "ChangeValueCommand.h"
+#include "ProjectCommands.h"
+#include "ProjectDocument.h"
+
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <memory>
+
+using nestor::LoopKind;
+using nestor::app::ChangeValueCommand;
+using nestor::app::ProjectDocument;
+namespace commands = nestor::app::commands;
+
+namespace {
+
+const QString kMapping = QStringLiteral("tiled");
+constexpr int kDram = 0;
+constexpr int kBuffer = 1;
+constexpr int kM = 0, kN = 1;
+
+nestor::LayerSpec gemmSpec(std::int64_t m, std::int64_t n, std::int64_t k)
+{
+    nestor::LayerSpec spec;
+    spec.type = "gemm";
+    spec.gemmM = m;
+    spec.gemmN = n;
+    spec.gemmK = k;
+    return spec;
+}
+
+nestor::Project handBuiltProject()
+{
+    nestor::Project p;
+    p.name = "commands";
+    nestor::ProjectWorkload gemm;
+    gemm.spec = gemmSpec(8, 4, 2);
+    gemm.workload = nestor::makeGemm("gemm", 8, 4, 2);
+    p.workloads.push_back(gemm);
+
+    nestor::StorageLevel dram;
+    dram.name = "DRAM";
+    dram.technology = "DRAM";
+    nestor::StorageLevel buffer;
+    buffer.name = "Buffer";
+    buffer.size_words = 64;
+    p.architecture.name = "two-levels";
+    p.architecture.levels = {dram, buffer};
+    p.architecture.compute.instances = 1;
+    p.architecture.compute.mac_energy_pJ = 1.0;
+
+    nestor::ProjectMapping pm;
+    pm.workload = "gemm";
+    pm.mapping.name = kMapping.toStdString();
+    pm.mapping.levels.resize(2);
+    pm.mapping.levels[kDram].temporal = {nestor::makeLoop(kM, 4), nestor::makeLoop(kN, 2)};
+    pm.mapping.levels[kBuffer].temporal = {nestor::makeLoop(kM, 2), nestor::makeLoop(kN, 2), nestor::makeLoop(2, 2)};
+    p.mappings.push_back(pm);
+    return p;
+}
+
+const nestor::Mapping& mapping(const ProjectDocument& doc)
+{
+    return doc.project().findMapping(kMapping.toStdString())->mapping;
+}
+
+int bound(const ProjectDocument& doc, int level, int index)
+{
+    return int(mapping(doc).levels[std::size_t(level)].temporal[std::size_t(index)].bound);
+}
+
+commands::LoopRef bufferLoop(int index)
+{
+    return {kMapping, kBuffer, LoopKind::Temporal, index};
+}
+
+} // namespace
+
+class TestCommands : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        doc_ = std::make_unique<ProjectDocument>();
+        doc_->reset(handBuiltProject(), {});
+    }
+
+    // --- setLoopFactor: Buffer [M 2] -> 4 makes DRAM [M 4] -> 2 (2 x 4 = 8).
+    void loopFactorSetUndoRedo()
+    {
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 4, 4), QString());
+        QCOMPARE(bound(*doc_, kBuffer, 0), 4);
+        QCOMPARE(bound(*doc_, kDram, 0), 2);
+        QCOMPARE(doc_->undoStack()->count(), 1);
+        QVERIFY(doc_->isModified());
+        doc_->undoStack()->undo();
+        QCOMPARE(bound(*doc_, kBuffer, 0), 2);
+        QCOMPARE(bound(*doc_, kDram, 0), 4);
+        QVERIFY(!doc_->isModified());
+        doc_->undoStack()->redo();
+        QCOMPARE(bound(*doc_, kBuffer, 0), 4);
+        QCOMPARE(bound(*doc_, kDram, 0), 2);
+        QCOMPARE(changed.count(), 3);
+    }
+
+    void loopFactorRejectsWithoutAStep()
+    {
+        QVERIFY(!commands::setLoopFactor(*doc_, bufferLoop(0), 0, 0).isEmpty());
+        QVERIFY(!commands::setLoopFactor(*doc_, bufferLoop(9), 2, 2).isEmpty());
+        QVERIFY(!commands::setLoopFactor(*doc_, {QStringLiteral("nope"), kBuffer, LoopKind::Temporal, 0}, 2, 2).isEmpty());
+        QCOMPARE(doc_->undoStack()->count(), 0);
+    }
+
+    void loopFactorEditsOfOneLoopMerge()
+    {
+        // 2 -> 4 -> 8: one step; DRAM M ends at 1 (8 x 1 = 8); one undo goes back to 2 / 4.
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 4, 4), QString());
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 8, 8), QString());
+        QCOMPARE(doc_->undoStack()->count(), 1);
+        QCOMPARE(bound(*doc_, kBuffer, 0), 8);
+        QCOMPARE(bound(*doc_, kDram, 0), 1);
+        QCOMPARE(doc_->undoStack()->undoText(), QStringLiteral("Set M at Buffer to 8"));
+        doc_->undoStack()->undo();
+        QCOMPARE(bound(*doc_, kBuffer, 0), 2);
+        QCOMPARE(bound(*doc_, kDram, 0), 4);
+        doc_->undoStack()->redo();
+        QCOMPARE(bound(*doc_, kBuffer, 0), 8);
+        QCOMPARE(bound(*doc_, kDram, 0), 1);
+    }
+
+    void loopFactorBurstBackToTheStartLeavesNoStep()
+    {
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 4, 4), QString());
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 2, 2), QString());
+        QCOMPARE(doc_->undoStack()->count(), 0);
+        QCOMPARE(bound(*doc_, kBuffer, 0), 2);
+        QCOMPARE(bound(*doc_, kDram, 0), 4);
+        QVERIFY(!doc_->isModified());
+    }
+
+    void loopFactorEditsOfTwoLoopsDoNotMerge()
+    {
+        // Buffer [N 2] -> 4 makes DRAM [N 2] -> 1.
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 4, 4), QString());
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(1), 4, 4), QString());
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 8, 8), QString());
+        QCOMPARE(doc_->undoStack()->count(), 3);
+        doc_->undoStack()->undo();
+        QCOMPARE(bound(*doc_, kBuffer, 0), 4);
+        doc_->undoStack()->undo();
+        QCOMPARE(bound(*doc_, kBuffer, 1), 2);
+        QCOMPARE(bound(*doc_, kDram, 1), 2);
+    }
+
+    void savingEndsABurst()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 4, 4), QString());
+        QString error;
+        QVERIFY2(doc_->saveAs(dir.filePath(QStringLiteral("p.yaml")), &error), qPrintable(error));
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 8, 8), QString());
+        QCOMPARE(doc_->undoStack()->count(), 2);
+        doc_->undoStack()->undo();
+        QCOMPARE(bound(*doc_, kBuffer, 0), 4);
+        QVERIFY(!doc_->isModified());
+    }
+
+    // --- moveLoop: Buffer [M 2] [N 2] [K 2] -> [N 2] [M 2] [K 2].
+    void moveLoopSetUndoRedoNoMerge()
+    {
+        QCOMPARE(commands::moveLoop(*doc_, bufferLoop(0), 1), QString());
+        QCOMPARE(mapping(*doc_).levels[kBuffer].temporal[0].dim, kN);
+        QCOMPARE(mapping(*doc_).levels[kBuffer].temporal[1].dim, kM);
+        QCOMPARE(commands::moveLoop(*doc_, bufferLoop(1), 1), QString());  // M on to the innermost place
+        QCOMPARE(mapping(*doc_).levels[kBuffer].temporal[2].dim, kM);
+        QCOMPARE(doc_->undoStack()->count(), 2);
+        doc_->undoStack()->undo();
+        doc_->undoStack()->undo();
+        QCOMPARE(mapping(*doc_).levels[kBuffer].temporal[0].dim, kM);
+        QCOMPARE(mapping(*doc_).levels[kBuffer].temporal[1].dim, kN);
+        doc_->undoStack()->redo();
+        QCOMPARE(mapping(*doc_).levels[kBuffer].temporal[0].dim, kN);
+        QVERIFY(!commands::moveLoop(*doc_, bufferLoop(0), -1).isEmpty());  // already outermost
+    }
+
+    // --- setKeep: an empty keep list keeps all; bypassing B (tensor 1) writes all three.
+    void keepSetUndoRedoNoMerge()
+    {
+        QCOMPARE(commands::setKeep(*doc_, kMapping, kBuffer, 1, false), QString());
+        QCOMPARE(mapping(*doc_).levels[kBuffer].keep, (std::vector<bool>{true, false, true}));
+        QCOMPARE(commands::setKeep(*doc_, kMapping, kBuffer, 1, true), QString());
+        QCOMPARE(doc_->undoStack()->count(), 2);  // toggles are steps of their own
+        doc_->undoStack()->undo();
+        QCOMPARE(mapping(*doc_).levels[kBuffer].keep, (std::vector<bool>{true, false, true}));
+        doc_->undoStack()->undo();
+        QVERIFY(mapping(*doc_).levels[kBuffer].keep.empty());
+        doc_->undoStack()->redo();
+        QVERIFY(!mapping(*doc_).keeps(kBuffer, 1));
+    }
+
+    // --- Workloads.
+    void setWorkloadRenamesReferencesAndUndoes()
+    {
+        QCOMPARE(commands::setWorkload(*doc_, 0, QStringLiteral("gemm2"), gemmSpec(8, 4, 2)), QString());
+        QCOMPARE(doc_->project().workloads[0].workload.name, std::string("gemm2"));
+        QCOMPARE(doc_->project().mappings[0].workload, std::string("gemm2"));
+        QCOMPARE(commands::setWorkload(*doc_, 0, QStringLiteral("gemm3"), gemmSpec(8, 4, 2)), QString());
+        QCOMPARE(doc_->undoStack()->count(), 2);
+        doc_->undoStack()->undo();
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->project().workloads[0].workload.name, std::string("gemm"));
+        QCOMPARE(doc_->project().mappings[0].workload, std::string("gemm"));
+        doc_->undoStack()->redo();
+        QCOMPARE(doc_->project().mappings[0].workload, std::string("gemm2"));
+    }
+
+    void addRemoveDuplicateWorkload()
+    {
+        QCOMPARE(commands::addWorkload(*doc_, QStringLiteral("fc"), gemmSpec(2, 3, 5)), QString());
+        QCOMPARE(doc_->project().workloads.size(), std::size_t(2));
+        QCOMPARE(doc_->project().workloads[1].workload.bounds, (std::vector<std::int64_t>{2, 3, 5}));
+        QCOMPARE(commands::duplicateWorkload(*doc_, 1), QString());
+        QCOMPARE(doc_->project().workloads[2].workload.name, std::string("fc_2"));
+        QCOMPARE(commands::removeWorkload(*doc_, 1), QString());
+        QCOMPARE(doc_->project().workloads.size(), std::size_t(2));
+        QCOMPARE(doc_->project().workloads[1].workload.name, std::string("fc_2"));
+        QVERIFY(!commands::removeWorkload(*doc_, 0).isEmpty());  // "tiled" maps it
+        QCOMPARE(doc_->undoStack()->count(), 3);
+        doc_->undoStack()->undo();  // remove
+        QCOMPARE(doc_->project().workloads[1].workload.name, std::string("fc"));
+        doc_->undoStack()->undo();  // duplicate
+        doc_->undoStack()->undo();  // add
+        QCOMPARE(doc_->project().workloads.size(), std::size_t(1));
+        doc_->undoStack()->redo();
+        QCOMPARE(doc_->project().workloads.size(), std::size_t(2));
+    }
+
+    // --- addMapping: a taken name gets "-2".
+    void addMappingSetUndoRedo()
+    {
+        QString added;
+        QCOMPARE(commands::addMapping(*doc_, QStringLiteral("gemm"), mapping(*doc_), kMapping, &added), QString());
+        QCOMPARE(added, QStringLiteral("tiled-2"));
+        QCOMPARE(doc_->project().mappings.size(), std::size_t(2));
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->project().mappings.size(), std::size_t(1));
+        doc_->undoStack()->redo();
+        QVERIFY(doc_->project().findMapping("tiled-2"));
+    }
+
+    // --- Architecture: edits of one field of one level merge.
+    void storageLevelFieldEditsMerge()
+    {
+        nestor::StorageLevel buffer = doc_->project().architecture.levels[kBuffer];
+        buffer.size_words = 128;
+        QCOMPARE(commands::setStorageLevel(*doc_, kBuffer, buffer, QStringLiteral("size_words")), QString());
+        buffer.size_words = 256;
+        QCOMPARE(commands::setStorageLevel(*doc_, kBuffer, buffer, QStringLiteral("size_words")), QString());
+        QCOMPARE(doc_->undoStack()->count(), 1);
+        QCOMPARE(doc_->project().architecture.levels[kBuffer].size_words, std::optional<std::int64_t>(256));
+        buffer.word_bits = 8;  // another field: a step of its own
+        QCOMPARE(commands::setStorageLevel(*doc_, kBuffer, buffer, QStringLiteral("word_bits")), QString());
+        QCOMPARE(doc_->undoStack()->count(), 2);
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->project().architecture.levels[kBuffer].word_bits, 16);
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->project().architecture.levels[kBuffer].size_words, std::optional<std::int64_t>(64));
+        doc_->undoStack()->redo();
+        QCOMPARE(doc_->project().architecture.levels[kBuffer].size_words, std::optional<std::int64_t>(256));
+    }
+
+    void storageLevelEditsWithoutAFieldOrOnTwoLevelsDoNotMerge()
+    {
+        nestor::StorageLevel buffer = doc_->project().architecture.levels[kBuffer];
+        buffer.size_words = 128;
+        QCOMPARE(commands::setStorageLevel(*doc_, kBuffer, buffer), QString());
+        buffer.size_words = 256;
+        QCOMPARE(commands::setStorageLevel(*doc_, kBuffer, buffer), QString());
+        nestor::StorageLevel dram = doc_->project().architecture.levels[kDram];
+        dram.area_um2 = 5.0;
+        QCOMPARE(commands::setStorageLevel(*doc_, kDram, dram, QStringLiteral("area_um2")), QString());
+        buffer.area_um2 = 7.0;
+        QCOMPARE(commands::setStorageLevel(*doc_, kBuffer, buffer, QStringLiteral("area_um2")), QString());
+        QCOMPARE(doc_->undoStack()->count(), 4);
+        buffer.instances = 0;  // invalid: rejected, no step
+        QVERIFY(!commands::setStorageLevel(*doc_, kBuffer, buffer, QStringLiteral("instances")).isEmpty());
+        QCOMPARE(doc_->undoStack()->count(), 4);
+    }
+
+    void computeFieldEditsMergeBackToNothing()
+    {
+        nestor::ComputeLevel mac = doc_->project().architecture.compute;
+        mac.mac_energy_pJ = 2.0;
+        QCOMPARE(commands::setCompute(*doc_, mac, QStringLiteral("energy_pJ")), QString());
+        QCOMPARE(doc_->project().architecture.compute.mac_energy_pJ, 2.0);
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->project().architecture.compute.mac_energy_pJ, 1.0);
+        doc_->undoStack()->redo();
+        mac.mac_energy_pJ = 3.0;
+        QCOMPARE(commands::setCompute(*doc_, mac, QStringLiteral("energy_pJ")), QString());
+        QCOMPARE(doc_->undoStack()->count(), 1);
+        mac.mac_energy_pJ = 1.0;
+        QCOMPARE(commands::setCompute(*doc_, mac, QStringLiteral("energy_pJ")), QString());
+        QCOMPARE(doc_->undoStack()->count(), 0);
+        QCOMPARE(doc_->project().architecture.compute.mac_energy_pJ, 1.0);
+    }
+
+    // --- An accessor that finds nothing is an error and leaves no step behind.
+    void accessorFindingNothingOnPushIsAnError()
+    {
+        QSignalSpy failed(doc_.get(), &ProjectDocument::commandFailed);
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("Could not redo \"Lost edit\"")));
+        doc_->undoStack()->push(new ChangeValueCommand<nestor::Mapping>(
+            doc_.get(), QStringLiteral("Lost edit"), [](nestor::Project&) -> nestor::Mapping* { return nullptr; }, {}));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.front().front().toString().contains(QStringLiteral("Lost edit")));
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(doc_->undoStack()->count(), 0);
+    }
+
+    void accessorFindingNothingOnUndoIsAnError()
+    {
+        QCOMPARE(commands::setLoopFactor(*doc_, bufferLoop(0), 4, 4), QString());
+        doc_->editableProject().mappings.clear();  // the mapping vanishes behind the stack's back
+        QSignalSpy failed(doc_.get(), &ProjectDocument::commandFailed);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("Could not undo \"Set M at Buffer to 4\"")));
+        doc_->undoStack()->undo();
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(doc_->undoStack()->count(), 0);
+        QVERIFY(!doc_->undoStack()->canRedo());
+    }
+
+private:
+    std::unique_ptr<ProjectDocument> doc_;
+};
+
+QTEST_MAIN(TestCommands)
+#include "tst_commands.moc"
