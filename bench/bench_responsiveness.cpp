@@ -7,6 +7,7 @@
 //       random search with 1 and 2 threads, PFM and Ruby-S (target: under 100 ms; the tests
 //       check only that cancel stops every thread and keeps the best).
 // Usage: bench_responsiveness [cancels per configuration, default 5]
+#include "support/TestArchitectures.h"
 #include "mapspace/Mapspace.h"
 #include "search/SearchDriver.h"
 
@@ -27,26 +28,8 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-StorageLevel level(const char* name, std::optional<std::int64_t> words, std::int64_t instances, std::int64_t meshX, double pJ)
-{
-    StorageLevel l;
-    l.name = name;
-    l.size_words = words;
-    l.instances = instances;
-    l.meshX = meshX;
-    l.energy = {pJ, pJ, pJ, 0.0};
-    return l;
-}
 
-Architecture array14x12()
-{
-    Architecture a;
-    a.levels = {level("DRAM", std::nullopt, 1, 1, 100.0), level("Buffer", 4096, 1, 1, 5.0), level("PE", 256, 168, 14, 0.5)};
-    a.compute.instances = 168;
-    a.compute.meshX = 14;
-    a.compute.mac_energy_pJ = 0.3;
-    return a;
-}
+Architecture array14x12() { return test::bufferAndPeArray(14, 12, 256); }
 
 const char* verdict(bool met) { return met ? "met" : "NOT met"; }
 

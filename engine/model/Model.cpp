@@ -53,7 +53,6 @@ public:
         try {
             model::analyzeStage(s, cache_[key]);
         } catch (const model::ExactBudgetExceeded& e) {
-            done_[key] = 0;
             throw model::ExactBudgetExceeded(std::string(e.what()) + " for " + w_.tensors[tensor].name + " from " +
                                              a_.levels[level].name + " to the level below");
         }

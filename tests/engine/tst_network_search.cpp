@@ -2,6 +2,7 @@
 // honoured by every sampled and every best mapping (checked by checkConstraints, independently
 // of the generator), and the architecture sweep's area-vs-EDP Pareto front (checked by brute
 // force over its points).
+#include "support/TestArchitectures.h"
 #include "io/ProjectYaml.h"
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
@@ -19,28 +20,13 @@ using namespace nestor;
 
 namespace {
 
-StorageLevel level(const std::string& name, std::optional<std::int64_t> words, std::int64_t instances, std::int64_t meshX,
-                   double pJ, double area)
-{
-    StorageLevel l;
-    l.name = name;
-    l.size_words = words;
-    l.instances = instances;
-    l.meshX = meshX;
-    l.energy = {pJ, pJ, pJ, 0.0};
-    l.area_um2 = area;
-    return l;
-}
 
 Architecture smallArray(std::int64_t fx, std::int64_t fy)
 {
-    Architecture a;
+    Architecture a = test::bufferAndPeArray(fx, fy, 64);
     a.name = "small";
-    a.levels = {level("DRAM", std::nullopt, 1, 1, 100.0, 0.0), level("Buffer", 4096, 1, 1, 5.0, 20000.0),
-                level("PE", 64, fx * fy, fx, 0.5, 300.0)};
-    a.compute.instances = fx * fy;
-    a.compute.meshX = fx;
-    a.compute.mac_energy_pJ = 0.3;
+    a.levels[1].area_um2 = 20000.0;
+    a.levels[2].area_um2 = 300.0;
     a.compute.area_um2 = 1000.0;
     return a;
 }

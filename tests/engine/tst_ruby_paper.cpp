@@ -1,4 +1,4 @@
-// Reproductions of the Ruby paper (../shared/papers/ruby-imperfect-factorization.txt) with
+// Reproductions of the Ruby paper (Ruby: imperfect factorization mapspaces, its tables and figures) with
 // the mapspaces of engine/mapspace and the searches of engine/search; every candidate is
 // scored by nestor::evaluate.
 #include "io/ProjectYaml.h"

@@ -1,5 +1,6 @@
 // Search: ranking with Timeloop's tie tolerance, termination rules, determinism per seed and
 // thread count, cancellation, and agreement of exhaustive search across thread counts.
+#include "support/TestArchitectures.h"
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
 #include "search/SearchAlgorithm.h"
@@ -18,28 +19,8 @@ using namespace nestor;
 
 namespace {
 
-StorageLevel level(const std::string& name, std::optional<std::int64_t> words, std::int64_t instances, std::int64_t meshX,
-                   double pJ)
-{
-    StorageLevel l;
-    l.name = name;
-    l.size_words = words;
-    l.instances = instances;
-    l.meshX = meshX;
-    l.energy = {pJ, pJ, pJ, 0.0};
-    return l;
-}
 
-Architecture smallArray(std::int64_t fx, std::int64_t fy, std::int64_t peWords)
-{
-    Architecture a;
-    a.levels = {level("DRAM", std::nullopt, 1, 1, 100.0), level("Buffer", 4096, 1, 1, 5.0),
-                level("PE", peWords, fx * fy, fx, 0.5)};
-    a.compute.instances = fx * fy;
-    a.compute.meshX = fx;
-    a.compute.mac_energy_pJ = 0.3;
-    return a;
-}
+Architecture smallArray(std::int64_t fx, std::int64_t fy, std::int64_t peWords) { return test::bufferAndPeArray(fx, fy, peWords); }
 
 Workload conv(std::int64_t M, std::int64_t C, std::int64_t P, std::int64_t R)
 {
