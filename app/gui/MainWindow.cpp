@@ -9,6 +9,7 @@
 #include "LayerEditor.h"
 #include "LogDock.h"
 #include "LoopNestView.h"
+#include "MappingSession.h"
 #include "NetworkView.h"
 #include "NumberFormat.h"
 #include "ProjectCommands.h"
@@ -53,7 +54,6 @@ const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kPanelKey = QStringLiteral("mainWindow/evaluationPanel");
 const QString kTabKey = QStringLiteral("mainWindow/tab");
 const QString kLastDirKey = QStringLiteral("mainWindow/lastDirectory");
-constexpr int kReevaluateDelayMs = 100;  // edits in a burst evaluate once
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -70,8 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
       searchPanel_(new SearchPanel(document_, this)),
       jobsDock_(new JobsDock(this)),
       propertiesDock_(new PropertiesDock(this)),
-      runner_(new EvaluationRunner(this)),
-      reevaluateTimer_(new QTimer(this)),
+      session_(new MappingSession(document_, this)),
       statusLabel_(new QLabel(this)),
       busyIndicator_(new QProgressBar(this))
 {
@@ -99,14 +98,10 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(statusLabel_, 1);
     statusBar()->addPermanentWidget(busyIndicator_);
 
-    reevaluateTimer_->setSingleShot(true);
-    reevaluateTimer_->setInterval(kReevaluateDelayMs);
-    connect(reevaluateTimer_, &QTimer::timeout, this, &MainWindow::reevaluateCurrent);
-
     createMenus();
     connectEditing();
     connect(projectDock_, &ProjectTreeDock::mappingActivated, this, &MainWindow::evaluateMapping);
-    connect(runner_, &EvaluationRunner::finished, this, &MainWindow::onEvaluationFinished);
+    connectSession();
     connect(document_, &ProjectDocument::contentReset, this, &MainWindow::onDocumentReset);
     connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
     connect(document_, &ProjectDocument::commandFailed, this, &MainWindow::reportEditError);
@@ -223,13 +218,13 @@ void MainWindow::connectEditing()
                     reportEditError(tr("A factor is a positive number, or bound/residual such as 16/5."));
                     return;
                 }
-                reportEditError(commands::setLoopFactor(*document_, {currentMapping_, level, kind, index}, bound, residual));
+                reportEditError(commands::setLoopFactor(*document_, {session_->current(), level, kind, index}, bound, residual));
             });
     connect(nest, &widgets::LoopNestView::loopMoveRequested, this, [this](int level, LoopKind kind, int index, int delta) {
-        reportEditError(commands::moveLoop(*document_, {currentMapping_, level, kind, index}, delta));
+        reportEditError(commands::moveLoop(*document_, {session_->current(), level, kind, index}, delta));
     });
     connect(nest, &widgets::LoopNestView::keepChangeRequested, this, [this](int level, int tensor, bool keep) {
-        reportEditError(commands::setKeep(*document_, currentMapping_, level, tensor, keep));
+        reportEditError(commands::setKeep(*document_, session_->current(), level, tensor, keep));
     });
     connect(layerEditor_, &LayerEditor::editRejected, this, &MainWindow::reportEditError);
     connect(archEditor_, &ArchitectureEditor::editRejected, this, &MainWindow::reportEditError);
@@ -289,7 +284,7 @@ void MainWindow::newProject()
 bool MainWindow::reloadProject()
 {
     if (document_->path().isEmpty()) return false;
-    const QString mapping = currentMapping_;
+    const QString mapping = session_->current();
     if (!openProject(document_->path())) return false;
     if (!mapping.isEmpty() && document_->project().findMapping(mapping.toStdString())) selectMapping(mapping);
     return true;
@@ -352,8 +347,8 @@ bool MainWindow::exportResults(const QString& path)
         return false;
     }
     const Project& p = document_->project();
-    const ProjectMapping* pm = p.findMapping(currentMapping_.toStdString());
-    const ResultsMeta meta{p.name, pm ? pm->workload : std::string(), currentMapping_.toStdString(), p.architecture.name};
+    const ProjectMapping* pm = p.findMapping(session_->current().toStdString());
+    const ResultsMeta meta{p.name, pm ? pm->workload : std::string(), session_->current().toStdString(), p.architecture.name};
     try {
         const bool json = path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
         writeFileAtomically(path.toStdString(), json ? evaluationToJson(*e, meta) : evaluationToCsv(*e, meta));
@@ -422,75 +417,65 @@ bool MainWindow::selectDefaultMapping()
 
 bool MainWindow::isEvaluating() const
 {
-    return runner_->hasPendingResult() || reevaluateTimer_->isActive();
+    return session_->isEvaluating();
+}
+
+QString MainWindow::currentMapping() const
+{
+    return session_->current();
 }
 
 void MainWindow::evaluateMapping(const QString& name)
 {
-    const Project& p = document_->project();
-    const ProjectMapping* pm = p.findMapping(name.toStdString());
-    if (!pm) return;
-    const ProjectWorkload* pw = p.findWorkload(pm->workload);
-    if (!pw) {
-        reportError(tr("Mapping \"%1\" maps an unknown workload").arg(name),
-                    tr("No workload named \"%1\".").arg(QString::fromStdString(pm->workload)));
-        return;
-    }
-    reevaluateTimer_->stop();
-    currentMapping_ = name;
-    const QString title = QStringLiteral("%1 → %2").arg(name, QString::fromStdString(pw->workload.name));
-    panel_->showPending(title, pw->workload, p.architecture, pm->mapping);
-    compareView_->setCurrentMapping(name);
-    propertiesDock_->showObject(p, QStringLiteral("mapping"), name);  // its figures follow when evaluated
-    setBusy(true, tr("Evaluating %1…").arg(name));
-    runner_->start({name, pw->workload, p.architecture, pm->mapping});
+    session_->select(name);
+}
+
+void MainWindow::connectSession()
+{
+    connect(session_, &MappingSession::selected, this,
+            [this](const QString& name, const QString& title, const Workload& w, const Architecture& a, const Mapping& m) {
+                panel_->showPending(title, w, a, m);
+                compareView_->setCurrentMapping(name);
+                projectDock_->setCurrentMapping(name);
+                propertiesDock_->showObject(document_->project(), QStringLiteral("mapping"), name);  // its figures follow when evaluated
+                setBusy(true, tr("Evaluating %1…").arg(name));
+            });
+    connect(session_, &MappingSession::edited, this, [this](const Workload& w, const Architecture& a, const Mapping& m) {
+        panel_->showEdited(w, a, m);
+    });
+    connect(session_, &MappingSession::evaluationStarted, this, [this] { setBusy(true); });
+    connect(session_, &MappingSession::evaluated, this, &MainWindow::onEvaluationFinished);
+    connect(session_, &MappingSession::cleared, this, [this] {
+        setBusy(false);
+        panel_->clear();
+    });
+    connect(session_, &MappingSession::failed, this, &MainWindow::reportError);
 }
 
 void MainWindow::onDocumentReset()
 {
-    runner_->discardPending();
-    reevaluateTimer_->stop();
     setBusy(false);
-    currentMapping_.clear();
     projectDock_->setProject(document_->project());
     propertiesDock_->clear();
     panel_->clear();
     updateTitle();
 }
 
-void MainWindow::onDocumentChanged()
+void MainWindow::onDocumentChanged(const ProjectChange& change)
 {
-    projectDock_->setProject(document_->project());
-    if (const QString kind = propertiesDock_->currentKind(), name = propertiesDock_->currentName(); !kind.isEmpty())
-        propertiesDock_->showObject(document_->project(), kind, name);  // a mapping's figures follow its re-evaluation
-    const Project& p = document_->project();
-    const ProjectMapping* pm = p.findMapping(currentMapping_.toStdString());
-    const ProjectWorkload* pw = pm ? p.findWorkload(pm->workload) : nullptr;
-    if (!pw) {
-        runner_->discardPending();
-        currentMapping_.clear();
-        panel_->clear();
-        return;
+    if (change.changesStructure()) {
+        projectDock_->setProject(document_->project());
+        projectDock_->setCurrentMapping(session_->current());
     }
-    projectDock_->setCurrentMapping(currentMapping_);
-    panel_->showEdited(pw->workload, p.architecture, pm->mapping);
-    reevaluateTimer_->start();  // restarts: a burst of edits evaluates once
-}
-
-void MainWindow::reevaluateCurrent()
-{
-    const Project& p = document_->project();
-    const ProjectMapping* pm = p.findMapping(currentMapping_.toStdString());
-    const ProjectWorkload* pw = pm ? p.findWorkload(pm->workload) : nullptr;
-    if (!pw) return;
-    setBusy(true);
-    runner_->start({currentMapping_, pw->workload, p.architecture, pm->mapping});
+    // A mapping's figures follow its re-evaluation.
+    if (const QString kind = propertiesDock_->currentKind(), name = propertiesDock_->currentName();
+        !kind.isEmpty() && change.touchesObject(kind, name))
+        propertiesDock_->showObject(document_->project(), kind, name);
 }
 
 void MainWindow::onEvaluationFinished(const EvaluationResult& result)
 {
     setBusy(false);
-    if (result.mappingName != currentMapping_) return;
     if (!result.failure.isEmpty()) {
         panel_->showFailure(result.failure);
         reportError(tr("Evaluating %1 failed").arg(result.mappingName), result.failure);
@@ -513,15 +498,15 @@ void MainWindow::onEvaluationFinished(const EvaluationResult& result)
                                       : tr("%1 is not a valid mapping.").arg(result.mappingName));
         }
     }
-    if (propertiesDock_->currentKind() == QLatin1String("mapping") && propertiesDock_->currentName() == currentMapping_)
-        propertiesDock_->showObject(document_->project(), QStringLiteral("mapping"), currentMapping_,
+    if (propertiesDock_->currentKind() == QLatin1String("mapping") && propertiesDock_->currentName() == session_->current())
+        propertiesDock_->showObject(document_->project(), QStringLiteral("mapping"), session_->current(),
                                     result.failure.isEmpty() && result.evaluation.valid ? &result.evaluation : nullptr);
     emit evaluationDisplayed(result.mappingName);
 }
 
 void MainWindow::showProperties(const QString& kind, const QString& name)
 {
-    const bool current = kind == QLatin1String("mapping") && name == currentMapping_ && !isEvaluating();
+    const bool current = kind == QLatin1String("mapping") && name == session_->current() && !isEvaluating();
     const Evaluation* e = current && !panel_->isShowingStale() ? panel_->lastValidEvaluation() : nullptr;
     propertiesDock_->showObject(document_->project(), kind, name, e);
 }

@@ -1,8 +1,9 @@
 #pragma once
 // The workbench window: the project document (undo stack, save, autosave), File / Edit /
 // View / Help menus, the project tree and log docks, and the central tabs: the mapping
-// (loop nest, figures, roofline), layers, architecture, compare and network. Choosing a
-// mapping evaluates it in the background; every edit re-evaluates it, debounced.
+// (loop nest, figures, roofline), layers, architecture, compare and network. The mapping being
+// looked at and its live evaluation are a MappingSession (session/MappingSession.h); the
+// window wires it to the panels.
 #include "RecoveryStore.h"
 #include "core/Project.h"
 
@@ -21,7 +22,7 @@ class ArchitectureEditor;
 class AutosaveController;
 class CompareView;
 class EvaluationPanel;
-class EvaluationRunner;
+class MappingSession;
 class JobsDock;
 class PropertiesDock;
 class SearchPanel;
@@ -32,6 +33,7 @@ class ProjectDocument;
 class ProjectTreeDock;
 class RecentFilesMenu;
 struct EvaluationResult;
+struct ProjectChange;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -67,7 +69,8 @@ public:
     bool isEvaluating() const;
     const Project* project() const;
     ProjectDocument* document() const { return document_; }
-    QString currentMapping() const { return currentMapping_; }
+    QString currentMapping() const;
+    MappingSession* session() const { return session_; }
     QString lastError() const { return lastError_; }
 
     // Restores geometry, dock layout and splitters now, and saves them (and the recent
@@ -108,9 +111,9 @@ private:
     bool confirmReload();
     void openAndShowDefault(const QString& path);
     void evaluateMapping(const QString& name);
+    void connectSession();
     void onDocumentReset();
-    void onDocumentChanged();
-    void reevaluateCurrent();
+    void onDocumentChanged(const ProjectChange& change);
     void onEvaluationFinished(const EvaluationResult& result);
     void showProperties(const QString& kind, const QString& name);
     void reportEditError(const QString& error);
@@ -120,7 +123,6 @@ private:
 
     ProjectDocument* document_;
     AutosaveController* autosave_ = nullptr;
-    QString currentMapping_;
     QString lastError_;
     bool persistent_ = false;
 
@@ -135,8 +137,7 @@ private:
     SearchPanel* searchPanel_;
     JobsDock* jobsDock_;
     PropertiesDock* propertiesDock_;
-    EvaluationRunner* runner_;
-    QTimer* reevaluateTimer_;
+    MappingSession* session_;
     RecentFilesMenu* recentMenu_ = nullptr;
     QAction* reloadAction_ = nullptr;
     QLabel* statusLabel_;

@@ -1,11 +1,13 @@
-// Every edit command (ProjectCommands.h): set, undo, redo and, for the edits of one field,
-// merge. The project is built here by hand, so every expected value is counted off it:
+// Every edit command (ProjectCommands.h): set, undo, redo, the change each reports
+// (ProjectChange.h) and, for the edits of one field, merge. The project is built here by hand, so every expected value is counted off it:
 // GEMM M=8 N=4 K=2 on DRAM -> Buffer (64 words) -> 1 MAC; mapping "tiled":
 //   DRAM   temporal [M 4] [N 2]
 //   Buffer temporal [M 2] [N 2] [K 2]
 #include "ChangeValueCommand.h"
+#include "ListElementCommand.h"
 #include "ProjectCommands.h"
 #include "ProjectDocument.h"
+#include "support/TestProjects.h"
 
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -16,7 +18,12 @@
 #include <memory>
 
 using nestor::LoopKind;
+using nestor::test::gemmSpec;
+using nestor::test::handBuiltProject;
 using nestor::app::ChangeValueCommand;
+using nestor::app::ProjectChange;
+using Subject = nestor::app::ProjectChange::Subject;
+using Kind = nestor::app::ProjectChange::Kind;
 using nestor::app::ProjectDocument;
 namespace commands = nestor::app::commands;
 
@@ -26,46 +33,6 @@ const QString kMapping = QStringLiteral("tiled");
 constexpr int kDram = 0;
 constexpr int kBuffer = 1;
 constexpr int kM = 0, kN = 1;
-
-nestor::LayerSpec gemmSpec(std::int64_t m, std::int64_t n, std::int64_t k)
-{
-    nestor::LayerSpec spec;
-    spec.type = "gemm";
-    spec.gemmM = m;
-    spec.gemmN = n;
-    spec.gemmK = k;
-    return spec;
-}
-
-nestor::Project handBuiltProject()
-{
-    nestor::Project p;
-    p.name = "commands";
-    nestor::ProjectWorkload gemm;
-    gemm.spec = gemmSpec(8, 4, 2);
-    gemm.workload = nestor::makeGemm("gemm", 8, 4, 2);
-    p.workloads.push_back(gemm);
-
-    nestor::StorageLevel dram;
-    dram.name = "DRAM";
-    dram.technology = "DRAM";
-    nestor::StorageLevel buffer;
-    buffer.name = "Buffer";
-    buffer.size_words = 64;
-    p.architecture.name = "two-levels";
-    p.architecture.levels = {dram, buffer};
-    p.architecture.compute.instances = 1;
-    p.architecture.compute.mac_energy_pJ = 1.0;
-
-    nestor::ProjectMapping pm;
-    pm.workload = "gemm";
-    pm.mapping.name = kMapping.toStdString();
-    pm.mapping.levels.resize(2);
-    pm.mapping.levels[kDram].temporal = {nestor::makeLoop(kM, 4), nestor::makeLoop(kN, 2)};
-    pm.mapping.levels[kBuffer].temporal = {nestor::makeLoop(kM, 2), nestor::makeLoop(kN, 2), nestor::makeLoop(2, 2)};
-    p.mappings.push_back(pm);
-    return p;
-}
 
 const nestor::Mapping& mapping(const ProjectDocument& doc)
 {
@@ -80,6 +47,21 @@ int bound(const ProjectDocument& doc, int level, int index)
 commands::LoopRef bufferLoop(int index)
 {
     return {kMapping, kBuffer, LoopKind::Temporal, index};
+}
+
+ProjectChange changeAt(const QSignalSpy& spy, int i)
+{
+    return spy.at(i).at(0).value<ProjectChange>();
+}
+
+void verifyChange(const ProjectChange& c, Subject subject, Kind kind, const QString& name, int level = -1,
+                  const QString& field = {})
+{
+    QCOMPARE(int(c.subject), int(subject));
+    QCOMPARE(int(c.kind), int(kind));
+    QCOMPARE(c.name, name);
+    QCOMPARE(c.level, level);
+    QCOMPARE(c.field, field);
 }
 
 } // namespace
@@ -110,6 +92,10 @@ private slots:
         QCOMPARE(bound(*doc_, kBuffer, 0), 4);
         QCOMPARE(bound(*doc_, kDram, 0), 2);
         QCOMPARE(changed.count(), 3);
+        for (int i = 0; i < 3; ++i) verifyChange(changeAt(changed, i), Subject::Mapping, Kind::Edited, kMapping, kBuffer, QStringLiteral("loops"));
+        QVERIFY(changeAt(changed, 0).touchesEvaluationOf(kMapping, QStringLiteral("gemm")));
+        QVERIFY(!changeAt(changed, 0).touchesEvaluationOf(QStringLiteral("other"), QStringLiteral("gemm")));
+        QVERIFY(!changeAt(changed, 0).changesStructure());
     }
 
     void loopFactorRejectsWithoutAStep()
@@ -196,7 +182,9 @@ private slots:
     // --- setKeep: an empty keep list keeps all; bypassing B (tensor 1) writes all three.
     void keepSetUndoRedoNoMerge()
     {
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
         QCOMPARE(commands::setKeep(*doc_, kMapping, kBuffer, 1, false), QString());
+        verifyChange(changeAt(changed, 0), Subject::Mapping, Kind::Edited, kMapping, kBuffer, QStringLiteral("keep"));
         QCOMPARE(mapping(*doc_).levels[kBuffer].keep, (std::vector<bool>{true, false, true}));
         QCOMPARE(commands::setKeep(*doc_, kMapping, kBuffer, 1, true), QString());
         QCOMPARE(doc_->undoStack()->count(), 2);  // toggles are steps of their own
@@ -211,7 +199,17 @@ private slots:
     // --- Workloads.
     void setWorkloadRenamesReferencesAndUndoes()
     {
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
+        // Listeners see the rename whole: the mapping already follows when the layer's change arrives.
+        QStringList seenByListener;
+        connect(doc_.get(), &ProjectDocument::changed, this,
+                [&] { seenByListener << QString::fromStdString(doc_->project().mappings[0].workload); });
         QCOMPARE(commands::setWorkload(*doc_, 0, QStringLiteral("gemm2"), gemmSpec(8, 4, 2)), QString());
+        QCOMPARE(changed.count(), 2);  // the layer renamed, the mapping re-targeted
+        verifyChange(changeAt(changed, 0), Subject::Workload, Kind::Renamed, QStringLiteral("gemm2"));
+        QCOMPARE(changeAt(changed, 0).previousName, QStringLiteral("gemm"));
+        verifyChange(changeAt(changed, 1), Subject::Mapping, Kind::Edited, kMapping, -1, QStringLiteral("workload"));
+        QCOMPARE(seenByListener, (QStringList{QStringLiteral("gemm2"), QStringLiteral("gemm2")}));
         QCOMPARE(doc_->project().workloads[0].workload.name, std::string("gemm2"));
         QCOMPARE(doc_->project().mappings[0].workload, std::string("gemm2"));
         QCOMPARE(commands::setWorkload(*doc_, 0, QStringLiteral("gemm3"), gemmSpec(8, 4, 2)), QString());
@@ -222,22 +220,45 @@ private slots:
         QCOMPARE(doc_->project().mappings[0].workload, std::string("gemm"));
         doc_->undoStack()->redo();
         QCOMPARE(doc_->project().mappings[0].workload, std::string("gemm2"));
+        // Undoing the first rename (changes 6 and 7: its parts in reverse) reported the inverse: gemm2 -> gemm.
+        QCOMPARE(changed.count(), 10);
+        const ProjectChange undone = changeAt(changed, 7);
+        verifyChange(undone, Subject::Workload, Kind::Renamed, QStringLiteral("gemm"));
+        QCOMPARE(undone.previousName, QStringLiteral("gemm2"));
+    }
+
+    void editingALayerWithoutRenameIsOneChange()
+    {
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
+        QCOMPARE(commands::setWorkload(*doc_, 0, QStringLiteral("gemm"), gemmSpec(16, 4, 2)), QString());
+        QCOMPARE(changed.count(), 1);
+        verifyChange(changeAt(changed, 0), Subject::Workload, Kind::Edited, QStringLiteral("gemm"));
+        QCOMPARE(doc_->project().workloads[0].workload.bounds[0], std::int64_t(16));
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->project().workloads[0].workload.bounds[0], std::int64_t(8));
     }
 
     void addRemoveDuplicateWorkload()
     {
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
         QCOMPARE(commands::addWorkload(*doc_, QStringLiteral("fc"), gemmSpec(2, 3, 5)), QString());
+        verifyChange(changeAt(changed, 0), Subject::Workload, Kind::Added, QStringLiteral("fc"));
         QCOMPARE(doc_->project().workloads.size(), std::size_t(2));
         QCOMPARE(doc_->project().workloads[1].workload.bounds, (std::vector<std::int64_t>{2, 3, 5}));
         QCOMPARE(commands::duplicateWorkload(*doc_, 1), QString());
         QCOMPARE(doc_->project().workloads[2].workload.name, std::string("fc_2"));
+        verifyChange(changeAt(changed, 1), Subject::Workload, Kind::Added, QStringLiteral("fc_2"));
         QCOMPARE(commands::removeWorkload(*doc_, 1), QString());
+        verifyChange(changeAt(changed, 2), Subject::Workload, Kind::Removed, QStringLiteral("fc"));
+        QVERIFY(changeAt(changed, 2).changesStructure());
         QCOMPARE(doc_->project().workloads.size(), std::size_t(2));
         QCOMPARE(doc_->project().workloads[1].workload.name, std::string("fc_2"));
         QVERIFY(!commands::removeWorkload(*doc_, 0).isEmpty());  // "tiled" maps it
         QCOMPARE(doc_->undoStack()->count(), 3);
         doc_->undoStack()->undo();  // remove
         QCOMPARE(doc_->project().workloads[1].workload.name, std::string("fc"));
+        QCOMPARE(doc_->project().workloads[1].workload.bounds, (std::vector<std::int64_t>{2, 3, 5}));
+        verifyChange(changeAt(changed, changed.count() - 1), Subject::Workload, Kind::Added, QStringLiteral("fc"));
         doc_->undoStack()->undo();  // duplicate
         doc_->undoStack()->undo();  // add
         QCOMPARE(doc_->project().workloads.size(), std::size_t(1));
@@ -248,11 +269,14 @@ private slots:
     // --- addMapping: a taken name gets "-2".
     void addMappingSetUndoRedo()
     {
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
         QString added;
         QCOMPARE(commands::addMapping(*doc_, QStringLiteral("gemm"), mapping(*doc_), kMapping, &added), QString());
         QCOMPARE(added, QStringLiteral("tiled-2"));
         QCOMPARE(doc_->project().mappings.size(), std::size_t(2));
+        verifyChange(changeAt(changed, 0), Subject::Mapping, Kind::Added, QStringLiteral("tiled-2"));
         doc_->undoStack()->undo();
+        verifyChange(changeAt(changed, 1), Subject::Mapping, Kind::Removed, QStringLiteral("tiled-2"));
         QCOMPARE(doc_->project().mappings.size(), std::size_t(1));
         doc_->undoStack()->redo();
         QVERIFY(doc_->project().findMapping("tiled-2"));
@@ -261,9 +285,12 @@ private slots:
     // --- Architecture: edits of one field of one level merge.
     void storageLevelFieldEditsMerge()
     {
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
         nestor::StorageLevel buffer = doc_->project().architecture.levels[kBuffer];
         buffer.size_words = 128;
         QCOMPARE(commands::setStorageLevel(*doc_, kBuffer, buffer, QStringLiteral("size_words")), QString());
+        verifyChange(changeAt(changed, 0), Subject::Architecture, Kind::Edited, QString(), kBuffer, QStringLiteral("size_words"));
+        QVERIFY(changeAt(changed, 0).touchesEvaluationOf(kMapping, QStringLiteral("gemm")));
         buffer.size_words = 256;
         QCOMPARE(commands::setStorageLevel(*doc_, kBuffer, buffer, QStringLiteral("size_words")), QString());
         QCOMPARE(doc_->undoStack()->count(), 1);
@@ -322,10 +349,23 @@ private slots:
         QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("Could not redo \"Lost edit\"")));
         doc_->undoStack()->push(new ChangeValueCommand<nestor::Mapping>(
-            doc_.get(), QStringLiteral("Lost edit"), [](nestor::Project&) -> nestor::Mapping* { return nullptr; }, {}));
+            doc_.get(), QStringLiteral("Lost edit"), ProjectChange::whole(),
+            [](nestor::Project&) -> nestor::Mapping* { return nullptr; }, {}));
         QCOMPARE(failed.count(), 1);
         QVERIFY(failed.front().front().toString().contains(QStringLiteral("Lost edit")));
         QCOMPARE(changed.count(), 0);
+        QCOMPARE(doc_->undoStack()->count(), 0);
+    }
+
+    void listIndexOutsideTheListIsAnError()
+    {
+        using Command = nestor::app::ListElementCommand<nestor::ProjectMapping>;
+        QSignalSpy failed(doc_.get(), &ProjectDocument::commandFailed);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("Could not redo \"Lost removal\"")));
+        doc_->undoStack()->push(new Command(doc_.get(), QStringLiteral("Lost removal"), ProjectChange::whole(),
+                                            [](nestor::Project& p) { return &p.mappings; }, Command::Action::Remove, 5));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(doc_->project().mappings.size(), std::size_t(1));
         QCOMPARE(doc_->undoStack()->count(), 0);
     }
 

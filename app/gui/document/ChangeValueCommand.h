@@ -12,6 +12,8 @@
 // An accessor that finds nothing is an error: the command reports it through
 // ProjectDocument::commandFailed and becomes obsolete, so the stack drops it instead of
 // keeping a step that does nothing.
+//
+// Each command carries the ProjectChange it makes; redo reports it, undo its inverse.
 #include "ProjectDocument.h"
 
 #include <QObject>
@@ -30,15 +32,15 @@ public:
     using Accessor = std::function<T*(Project&)>;
     static constexpr int kNoMerge = -1;
 
-    ChangeValueCommand(ProjectDocument* document, const QString& text, Accessor accessor, T value,
-                       int mergeId = kNoMerge, QString mergeKey = {})
-        : QUndoCommand(text), document_(document), accessor_(std::move(accessor)), value_(std::move(value)),
-          mergeId_(mergeKey.isEmpty() ? kNoMerge : mergeId), mergeKey_(std::move(mergeKey))
+    ChangeValueCommand(ProjectDocument* document, const QString& text, ProjectChange change, Accessor accessor,
+                       T value, int mergeId = kNoMerge, QString mergeKey = {}, QUndoCommand* parent = nullptr)
+        : QUndoCommand(text, parent), document_(document), change_(std::move(change)), accessor_(std::move(accessor)),
+          value_(std::move(value)), mergeId_(mergeKey.isEmpty() ? kNoMerge : mergeId), mergeKey_(std::move(mergeKey))
     {
     }
 
-    void redo() override { swap(QObject::tr("redo")); }
-    void undo() override { swap(QObject::tr("undo")); }
+    void redo() override { swap(QObject::tr("redo"), change_); }
+    void undo() override { swap(QObject::tr("undo"), change_.inverse()); }
     int id() const override { return mergeId_; }
 
     // `other` is the newer edit, already applied: this command keeps the value from before
@@ -56,7 +58,7 @@ public:
     }
 
 private:
-    void swap(const QString& action)
+    void swap(const QString& action, const ProjectChange& change)
     {
         T* target = accessor_(document_->editableProject());
         if (!target) {
@@ -66,10 +68,11 @@ private:
             return;
         }
         std::swap(*target, value_);
-        document_->notifyChanged();
+        document_->notifyChanged(change);
     }
 
     ProjectDocument* document_;
+    ProjectChange change_;
     Accessor accessor_;
     T value_;
     int mergeId_;

@@ -1,6 +1,7 @@
 #include "ProjectCommands.h"
 
 #include "ChangeValueCommand.h"
+#include "ListElementCommand.h"
 #include "ProjectDocument.h"
 
 #include <QObject>
@@ -76,7 +77,8 @@ void rebalance(Mapping& m, int dim, std::int64_t size, const Loop* edited)
 // Validates `candidate` for the mapping's workload and pushes it as one undo step, merged
 // with the previous step when both carry the same non-empty mergeKey.
 QString pushMapping(ProjectDocument& doc, const QString& name, Mapping candidate, const QString& text,
-                    int mergeId = ChangeValueCommand<Mapping>::kNoMerge, const QString& mergeKey = {})
+                    const ProjectChange& change, int mergeId = ChangeValueCommand<Mapping>::kNoMerge,
+                    const QString& mergeKey = {})
 {
     const Project& p = doc.project();
     const ProjectMapping* pm = p.findMapping(name.toStdString());
@@ -87,7 +89,8 @@ QString pushMapping(ProjectDocument& doc, const QString& name, Mapping candidate
     if (!errors.empty()) return joined(errors);
     const std::string key = name.toStdString();
     doc.undoStack()->push(new ChangeValueCommand<Mapping>(
-        &doc, text, [key](Project& pr) -> Mapping* { ProjectMapping* m = findMapping(pr, key); return m ? &m->mapping : nullptr; },
+        &doc, text, change,
+        [key](Project& pr) -> Mapping* { ProjectMapping* m = findMapping(pr, key); return m ? &m->mapping : nullptr; },
         std::move(candidate), mergeId, mergeKey));
     return {};
 }
@@ -106,10 +109,46 @@ QString levelName(const Project& p, int level)
     return QString::fromStdString(p.architecture.levels[std::size_t(level)].name);
 }
 
-QString pushProject(ProjectDocument& doc, Project candidate, const QString& text)
+auto workloadsOf(Project& pr)
 {
-    doc.undoStack()->push(new ChangeValueCommand<Project>(&doc, text, [](Project& pr) { return &pr; }, std::move(candidate)));
-    return {};
+    return &pr.workloads;
+}
+
+// The layer at `index`, found by its position so that a rename keeps its place.
+ProjectWorkload* workloadAt(Project& pr, int index)
+{
+    return index >= 0 && std::size_t(index) < pr.workloads.size() ? &pr.workloads[std::size_t(index)] : nullptr;
+}
+
+// Child commands of `parent` that point every reference to layer `from` at layer `to`.
+void retargetLayerReferences(ProjectDocument& doc, QUndoCommand* parent, const ProjectChange& change,
+                             const std::string& from, const std::string& to)
+{
+    const Project& p = doc.project();
+    for (const ProjectMapping& m : p.mappings) {
+        if (m.workload != from) continue;
+        const std::string key = m.mapping.name;
+        new ChangeValueCommand<std::string>(
+            &doc, parent->text(), ProjectChange::mapping(ProjectChange::Kind::Edited, QString::fromStdString(key), -1, QStringLiteral("workload")),
+            [key](Project& pr) -> std::string* { ProjectMapping* pm = findMapping(pr, key); return pm ? &pm->workload : nullptr; },
+            to, ChangeValueCommand<std::string>::kNoMerge, {}, parent);
+    }
+    for (const ProjectNetwork& n : p.networks)
+        for (std::size_t i = 0; i < n.layers.size(); ++i) {
+            if (n.layers[i].first != from) continue;
+            const std::string key = n.name;
+            new ChangeValueCommand<std::string>(
+                &doc, parent->text(), ProjectChange::network(ProjectChange::Kind::Edited, QString::fromStdString(key)),
+                [key, i](Project& pr) -> std::string* {
+                    for (ProjectNetwork& net : pr.networks)
+                        if (net.name == key && i < net.layers.size()) return &net.layers[i].first;
+                    return nullptr;
+                },
+                to, ChangeValueCommand<std::string>::kNoMerge, {}, parent);
+        }
+    if (p.jobWorkload == from)
+        new ChangeValueCommand<std::string>(&doc, parent->text(), change, [](Project& pr) { return &pr.jobWorkload; }, to,
+                                            ChangeValueCommand<std::string>::kNoMerge, {}, parent);
 }
 
 QString checkWorkloadName(const Project& p, const QString& name, int except)
@@ -156,7 +195,9 @@ QString setLoopFactor(ProjectDocument& doc, const LoopRef& ref, std::int64_t bou
                              .arg(dimName(doc.project(), ref.mapping, loop.dim), levelName(doc.project(), ref.level),
                                   bound == residual ? QString::number(bound) : QStringLiteral("%1 (residual %2)").arg(bound).arg(residual));
     const QString mergeKey = QStringLiteral("%1/%2/%3/%4").arg(ref.mapping).arg(ref.level).arg(int(ref.kind)).arg(ref.index);
-    return pushMapping(doc, ref.mapping, std::move(m), text, LoopFactorMerge, mergeKey);
+    return pushMapping(doc, ref.mapping, std::move(m), text,
+                       ProjectChange::mapping(ProjectChange::Kind::Edited, ref.mapping, ref.level, QStringLiteral("loops")),
+                       LoopFactorMerge, mergeKey);
 }
 
 QString moveLoop(ProjectDocument& doc, const LoopRef& ref, int delta)
@@ -173,7 +214,8 @@ QString moveLoop(ProjectDocument& doc, const LoopRef& ref, int delta)
     const QString text = QObject::tr("Move %1 loop %2 at %3")
                              .arg(dimName(doc.project(), ref.mapping, dim), delta < 0 ? QObject::tr("out") : QObject::tr("in"),
                                   levelName(doc.project(), ref.level));
-    return pushMapping(doc, ref.mapping, std::move(m), text);
+    return pushMapping(doc, ref.mapping, std::move(m), text,
+                       ProjectChange::mapping(ProjectChange::Kind::Edited, ref.mapping, ref.level, QStringLiteral("loops")));
 }
 
 QString setKeep(ProjectDocument& doc, const QString& mapping, int level, int tensor, bool keep)
@@ -191,7 +233,8 @@ QString setKeep(ProjectDocument& doc, const QString& mapping, int level, int ten
                              .arg(keep ? QObject::tr("Keep") : QObject::tr("Bypass"),
                                   QString::fromStdString(pw->workload.tensors[std::size_t(tensor)].name),
                                   levelName(doc.project(), level));
-    return pushMapping(doc, mapping, std::move(m), text);
+    return pushMapping(doc, mapping, std::move(m), text,
+                       ProjectChange::mapping(ProjectChange::Kind::Edited, mapping, level, QStringLiteral("keep")));
 }
 
 QString setWorkload(ProjectDocument& doc, int index, const QString& name, const LayerSpec& spec)
@@ -207,17 +250,21 @@ QString setWorkload(ProjectDocument& doc, int index, const QString& name, const 
         return QString::fromStdString(e.what());
     }
     const std::string oldName = p.workloads[std::size_t(index)].workload.name;
-    Project candidate = p;
-    candidate.workloads[std::size_t(index)] = pw;
-    if (oldName != pw.workload.name) {
-        for (ProjectMapping& m : candidate.mappings)
-            if (m.workload == oldName) m.workload = pw.workload.name;
-        for (ProjectNetwork& n : candidate.networks)
-            for (auto& layer : n.layers)
-                if (layer.first == oldName) layer.first = pw.workload.name;
-        if (candidate.jobWorkload == oldName) candidate.jobWorkload = pw.workload.name;
+    const QString text = QObject::tr("Edit layer %1").arg(name);
+    const bool renamed = oldName != pw.workload.name;
+    const ProjectChange change = renamed ? ProjectChange::workload(ProjectChange::Kind::Renamed, name, QString::fromStdString(oldName))
+                                         : ProjectChange::workload(ProjectChange::Kind::Edited, name);
+    auto accessor = [index](Project& pr) { return workloadAt(pr, index); };
+    if (!renamed) {
+        doc.undoStack()->push(new ChangeValueCommand<ProjectWorkload>(&doc, text, change, accessor, std::move(pw)));
+        return {};
     }
-    return pushProject(doc, std::move(candidate), QObject::tr("Edit layer %1").arg(name));
+    auto* compound = new CompoundCommand(&doc, text);
+    new ChangeValueCommand<ProjectWorkload>(&doc, text, change, accessor, std::move(pw),
+                                            ChangeValueCommand<ProjectWorkload>::kNoMerge, {}, compound);
+    retargetLayerReferences(doc, compound, change, oldName, name.toStdString());
+    doc.undoStack()->push(compound);
+    return {};
 }
 
 QString addWorkload(ProjectDocument& doc, const QString& name, const LayerSpec& spec)
@@ -230,9 +277,11 @@ QString addWorkload(ProjectDocument& doc, const QString& name, const LayerSpec& 
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
-    Project candidate = doc.project();
-    candidate.workloads.push_back(std::move(pw));
-    return pushProject(doc, std::move(candidate), QObject::tr("Add layer %1").arg(name));
+    const int at = int(doc.project().workloads.size());
+    doc.undoStack()->push(new ListElementCommand<ProjectWorkload>(
+        &doc, QObject::tr("Add layer %1").arg(name), ProjectChange::workload(ProjectChange::Kind::Added, name), workloadsOf,
+        ListElementCommand<ProjectWorkload>::Action::Insert, at, std::move(pw)));
+    return {};
 }
 
 QString removeWorkload(ProjectDocument& doc, int index)
@@ -248,10 +297,14 @@ QString removeWorkload(ProjectDocument& doc, int index)
         for (const auto& layer : n.layers)
             if (layer.first == name)
                 return tr("Network \"%1\" uses layer \"%2\".").arg(QString::fromStdString(n.name), QString::fromStdString(name));
-    Project candidate = p;
-    candidate.workloads.erase(candidate.workloads.begin() + index);
-    if (candidate.jobWorkload == name) candidate.jobWorkload.clear();
-    return pushProject(doc, std::move(candidate), QObject::tr("Remove layer %1").arg(QString::fromStdString(name)));
+    const QString text = QObject::tr("Remove layer %1").arg(QString::fromStdString(name));
+    const ProjectChange change = ProjectChange::workload(ProjectChange::Kind::Removed, QString::fromStdString(name));
+    auto* compound = new CompoundCommand(&doc, text);
+    new ListElementCommand<ProjectWorkload>(&doc, text, change, workloadsOf, ListElementCommand<ProjectWorkload>::Action::Remove,
+                                            index, std::nullopt, compound);
+    retargetLayerReferences(doc, compound, change, name, std::string());  // only the job's default can name it
+    doc.undoStack()->push(compound);
+    return {};
 }
 
 QString duplicateWorkload(ProjectDocument& doc, int index)
@@ -266,9 +319,10 @@ QString duplicateWorkload(ProjectDocument& doc, int index)
     }
     copy.workload.name = name.toStdString();
     copy.spec.conv.name = copy.workload.name;
-    Project candidate = p;
-    candidate.workloads.insert(candidate.workloads.begin() + index + 1, std::move(copy));
-    return pushProject(doc, std::move(candidate), QObject::tr("Duplicate layer as %1").arg(name));
+    doc.undoStack()->push(new ListElementCommand<ProjectWorkload>(
+        &doc, QObject::tr("Duplicate layer as %1").arg(name), ProjectChange::workload(ProjectChange::Kind::Added, name), workloadsOf,
+        ListElementCommand<ProjectWorkload>::Action::Insert, index + 1, std::move(copy)));
+    return {};
 }
 
 QString uniqueMappingName(const Project& p, const QString& base)
@@ -287,14 +341,16 @@ QString addMapping(ProjectDocument& doc, const QString& workload, const Mapping&
     if (mapping.levels.size() != p.architecture.levels.size())
         return tr("The mapping has %1 levels; the architecture has %2.").arg(mapping.levels.size()).arg(p.architecture.levels.size());
     const QString unique = uniqueMappingName(p, name);
-    Project candidate = p;
     ProjectMapping pm;
     pm.workload = workload.toStdString();
     pm.mapping = mapping;
     pm.mapping.name = unique.toStdString();
-    candidate.mappings.push_back(std::move(pm));
     if (added) *added = unique;
-    return pushProject(doc, std::move(candidate), QObject::tr("Add mapping %1").arg(unique));
+    doc.undoStack()->push(new ListElementCommand<ProjectMapping>(
+        &doc, QObject::tr("Add mapping %1").arg(unique), ProjectChange::mapping(ProjectChange::Kind::Added, unique),
+        [](Project& pr) { return &pr.mappings; }, ListElementCommand<ProjectMapping>::Action::Insert, int(p.mappings.size()),
+        std::move(pm)));
+    return {};
 }
 
 QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level, const QString& field)
@@ -312,7 +368,8 @@ QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& lev
     const QString text = field.isEmpty() ? QObject::tr("Edit level %1").arg(oldName)
                                          : QObject::tr("Edit %1 of level %2").arg(field, oldName);
     const QString mergeKey = field.isEmpty() ? QString() : QStringLiteral("%1/%2").arg(index).arg(field);
-    doc.undoStack()->push(new ChangeValueCommand<StorageLevel>(&doc, text, accessor, level, StorageLevelMerge, mergeKey));
+    doc.undoStack()->push(new ChangeValueCommand<StorageLevel>(&doc, text, ProjectChange::architecture(index, field), accessor,
+                                                               level, StorageLevelMerge, mergeKey));
     return {};
 }
 
@@ -326,7 +383,8 @@ QString setCompute(ProjectDocument& doc, const ComputeLevel& compute, const QStr
     const QString text = field.isEmpty() ? QObject::tr("Edit compute %1").arg(name)
                                          : QObject::tr("Edit %1 of compute %2").arg(field, name);
     doc.undoStack()->push(new ChangeValueCommand<ComputeLevel>(
-        &doc, text, [](Project& pr) { return &pr.architecture.compute; }, compute, ComputeMerge, field));
+        &doc, text, ProjectChange::architecture(-1, field), [](Project& pr) { return &pr.architecture.compute; }, compute,
+        ComputeMerge, field));
     return {};
 }
 

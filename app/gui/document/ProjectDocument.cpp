@@ -6,6 +6,7 @@
 #include <QUndoStack>
 
 #include <exception>
+#include <utility>
 
 namespace nestor::app {
 
@@ -93,9 +94,25 @@ bool ProjectDocument::isModified() const
     return forcedModified_ || !undo_->isClean();
 }
 
-void ProjectDocument::notifyChanged()
+void ProjectDocument::notifyChanged(const ProjectChange& change)
 {
-    emit changed();
+    if (batchDepth_ > 0) {
+        batched_.append(change);
+        return;
+    }
+    emit changed(change);
+}
+
+void ProjectDocument::beginChangeBatch()
+{
+    ++batchDepth_;
+}
+
+void ProjectDocument::endChangeBatch()
+{
+    if (batchDepth_ == 0 || --batchDepth_ > 0) return;
+    const ProjectChanges changes = std::exchange(batched_, {});
+    for (const ProjectChange& c : changes) emit changed(c);
 }
 
 void ProjectDocument::reportCommandFailure(const QString& message)

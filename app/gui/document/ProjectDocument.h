@@ -2,7 +2,9 @@
 // The open project as a document: the Project value, its undo stack, file path and
 // modified state. Every edit is an undo command (see ChangeValueCommand.h and
 // ProjectCommands.h) that changes the project through editableProject() and calls
-// notifyChanged(); views listen to changed().
+// notifyChanged() with what it changed; views listen to changed() and update only what the
+// change touches (ProjectChange.h).
+#include "ProjectChange.h"
 #include "core/Project.h"
 
 #include <QObject>
@@ -36,12 +38,16 @@ public:
 
     // For undo commands only.
     Project& editableProject() { return project_; }
-    void notifyChanged();
+    void notifyChanged(const ProjectChange& change);
+    // Between begin and end, changes are collected and emitted once all have been applied, so
+    // that listeners never see a half-done compound edit (a layer renamed, its mappings not yet).
+    void beginChangeBatch();
+    void endChangeBatch();
     // A command could not find what it changes (a bug, never a user error): emits commandFailed.
     void reportCommandFailure(const QString& message);
 
 signals:
-    void changed();              // content edited (by a command, undo or redo)
+    void changed(const nestor::app::ProjectChange& change);  // content edited (by a command, undo or redo)
     void commandFailed(const QString& message);  // an undo/redo step found nothing to change
     void contentReset();         // new content (New, Open, Restore)
     void modifiedChanged(bool modified);
@@ -55,6 +61,8 @@ private:
     QUndoStack* undo_;
     bool forcedModified_ = false;  // restored from a recovery file: unsaved until saved
     bool lastModified_ = false;
+    int batchDepth_ = 0;
+    ProjectChanges batched_;
 };
 
 } // namespace nestor::app

@@ -102,7 +102,9 @@ ArchitectureEditor::ArchitectureEditor(ProjectDocument* document, QWidget* paren
     layout->addWidget(split);
 
     connect(tree_, &QTreeWidget::itemChanged, this, &ArchitectureEditor::onItemChanged);
-    connect(document_, &ProjectDocument::changed, this, &ArchitectureEditor::refresh);
+    connect(document_, &ProjectDocument::changed, this, [this](const ProjectChange& change) {
+        if (change.touchesArchitecture()) refresh();
+    });
     connect(document_, &ProjectDocument::contentReset, this, &ArchitectureEditor::refresh);
     refresh();
 }

@@ -117,7 +117,9 @@ LayerEditor::LayerEditor(ProjectDocument* document, QWidget* parent)
         report(commands::setWorkload(*document_, row, name, spec));
     });
     connect(model_, &LayerTableModel::editRejected, this, &LayerEditor::report);
-    connect(document_, &ProjectDocument::changed, this, &LayerEditor::refresh);
+    connect(document_, &ProjectDocument::changed, this, [this](const ProjectChange& change) {
+        if (change.touchesWorkloads()) refresh();
+    });
     connect(document_, &ProjectDocument::contentReset, this, &LayerEditor::refresh);
     refresh();
 }

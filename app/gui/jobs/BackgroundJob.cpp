@@ -96,11 +96,15 @@ void BackgroundJob::endRun(quint64 run, const QString& failure, const std::funct
 {
     if (!isLatest(run)) return;   // superseded or discarded: its outcome is dropped
     const bool cancelled = current_->cancelRequested();
+    const QString summary = current_->summary();
     current_.reset();
     const int row = dockJob_;
     dockJob_ = 0;
     if (dock_ && row)
-        dock_->finishJob(row, !failure.isEmpty() ? tr("failed: %1").arg(failure) : cancelled ? tr("cancelled") : tr("done"));
+        dock_->finishJob(row, !failure.isEmpty() ? tr("failed: %1").arg(failure)
+                              : !summary.isEmpty() ? summary
+                              : cancelled          ? tr("cancelled")
+                                                   : tr("done"));
     if (failure.isEmpty())
         deliverResult();
     else

@@ -42,11 +42,16 @@ public:
 
     void requestCancel() { cancel_.store(true); }
     quint64 run() const { return run_; }
+    // What the run's Jobs-dock row says when it ends without failing (default "done" or
+    // "cancelled"); set by the job function before it returns.
+    void setSummary(QString summary) { summary_ = std::move(summary); }
+    const QString& summary() const { return summary_; }
 
 private:
     QPointer<BackgroundJob> owner_;
     quint64 run_;
     std::atomic<bool> cancel_{false};
+    QString summary_;  // written on the pool thread before the run returns, read after it has
 };
 
 // An EventSink whose events reach `handler` on the GUI thread, in order.

@@ -1,5 +1,6 @@
 #include "SearchJob.h"
 
+#include "SearchText.h"
 #include "jobs/BackgroundJob.h"
 #include "mapspace/Mapspace.h"
 
@@ -15,7 +16,7 @@ constexpr auto kSignalInterval = std::chrono::milliseconds(100);  // ~10 Hz
 // Runs on the search's calling thread (a pool thread); forwards to the job on the GUI thread.
 class QueuedObserver : public SearchObserver {
 public:
-    QueuedObserver(RunningJob& run, SearchJob* job) : run_(run), job_(job) {}
+    QueuedObserver(RunningJob& run, SearchJob* job, const SearchOptions& options) : run_(run), job_(job), options_(options) {}
 
     void onImprovement(const SearchCurvePoint& c) override { pending_.push_back(c); }
     void onProgress(const SearchProgress& p) override
@@ -28,6 +29,7 @@ public:
     }
     void flush(const SearchProgress& p)
     {
+        run_.reportProgress(searchJobProgress(options_, p));
         std::vector<SearchCurvePoint> points;
         points.swap(pending_);
         // The job outlives the run (its destructor waits for it); delivery is dropped once
@@ -41,6 +43,7 @@ public:
 private:
     RunningJob& run_;
     SearchJob* job_;
+    const SearchOptions& options_;
     std::vector<SearchCurvePoint> pending_;
     std::chrono::steady_clock::time_point last_;
     bool sent_ = false;
@@ -65,13 +68,19 @@ bool SearchJob::isRunning() const
     return job_->isRunning();
 }
 
-bool SearchJob::start(SearchRequest request)
+int SearchJob::dockJob() const
+{
+    return job_->dockJob();
+}
+
+bool SearchJob::start(SearchRequest request, JobsDock* dock, const QString& title)
 {
     if (job_->isRunning()) return false;
     outcome_ = {};
+    if (dock) job_->showIn(dock, title);
     job_->start<SearchOutcome>(
         [request = std::move(request), self = this](RunningJob& job) {
-            QueuedObserver observer(job, self);
+            QueuedObserver observer(job, self, request.options);
             SearchOutcome o = run(request, &observer, job.cancelFlag());
             SearchProgress last;
             last.evaluated = o.result.evaluated;
@@ -81,6 +90,7 @@ bool SearchJob::start(SearchRequest request)
             last.best = o.result.found && !o.result.bestMetrics.empty() ? o.result.bestMetrics.front() : 0.0;
             last.seconds = o.result.seconds;
             observer.flush(last);  // the improvements after the last throttled signal
+            job.setSummary(searchOutcomeSummary(o));
             return o;
         },
         [this](SearchOutcome o) { outcome_ = std::move(o); });

@@ -22,6 +22,7 @@
 namespace nestor::app {
 
 class BackgroundJob;
+class JobsDock;
 
 struct SearchRequest {
     QString label;                  // e.g. "conv3_1 pfm random #1"
@@ -51,7 +52,9 @@ public:
     explicit SearchJob(QObject* parent = nullptr);
     ~SearchJob() override;          // cancels and waits
 
-    bool start(SearchRequest request);   // false while running
+    // False while running. With a dock, the run is a row of it (progress, status, Cancel).
+    bool start(SearchRequest request, JobsDock* dock = nullptr, const QString& title = {});
+    int dockJob() const;            // the latest run's row in the dock, 0 = none
     void cancel();
     bool isRunning() const;         // until finished() has been emitted
     const SearchOutcome& outcome() const { return outcome_; }

@@ -104,9 +104,11 @@ CompareView::CompareView(ProjectDocument* document, QWidget* parent)
         clearPins();
         refreshMappings();
     });
-    connect(document_, &ProjectDocument::changed, this, [this] {
-        refreshMappings();
-        // Pins are snapshots: they keep the mapping as it was when pinned.
+    connect(document_, &ProjectDocument::changed, this, [this](const ProjectChange& change) {
+        // The list names the mappings; pins are snapshots that keep the mapping as it was when pinned.
+        if (change.subject == ProjectChange::Subject::Project ||
+            (change.subject == ProjectChange::Subject::Mapping && change.changesStructure()))
+            refreshMappings();
     });
     refreshMappings();
     showResults();

@@ -104,7 +104,12 @@ NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
         emit finished(completed);
     });
     connect(document_, &ProjectDocument::contentReset, this, &NetworkView::refreshNetworks);
-    connect(document_, &ProjectDocument::changed, this, &NetworkView::refreshNetworks);
+    connect(document_, &ProjectDocument::changed, this, [this](const ProjectChange& change) {
+        // The list names the networks; a run reads the project when it starts.
+        if (change.subject == ProjectChange::Subject::Project ||
+            (change.subject == ProjectChange::Subject::Network && change.changesStructure()))
+            refreshNetworks();
+    });
     refreshNetworks();
     showResults();
 }
