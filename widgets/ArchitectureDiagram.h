@@ -18,6 +18,7 @@ public:
     void setArchitecture(const Architecture& a);
     // Index of the first storage level drawn inside the PEs (numLevels() when none).
     int firstPeLevel() const;
+    const Architecture& architecture() const { return arch_; }
     QSize sizeHint() const override { return {520, 520}; }
 
 protected:

@@ -19,6 +19,7 @@ namespace nestor::app {
 
 EvaluationPanel::EvaluationPanel(QWidget* parent)
     : QWidget(parent),
+      editError_(new QLabel),
       loopNest_(new widgets::LoopNestView),
       summary_(new widgets::EvaluationSummaryView),
       chart_(new widgets::EnergyBreakdownChart),
@@ -26,8 +27,7 @@ EvaluationPanel::EvaluationPanel(QWidget* parent)
       capacity_(new widgets::CapacityChart),
       charts_(new QTabWidget),
       outer_(new QSplitter(Qt::Horizontal, this)),
-      left_(new QSplitter(Qt::Vertical)),
-      editError_(new QLabel)
+      left_(new QSplitter(Qt::Vertical))
 {
     editError_->setObjectName(QStringLiteral("editErrorBanner"));
     editError_->setWordWrap(true);

@@ -434,6 +434,7 @@ void MainWindow::connectSession()
 {
     connect(session_, &MappingSession::selected, this,
             [this](const QString& name, const QString& title, const Workload& w, const Architecture& a, const Mapping& m) {
+                panel_->clearEditError();
                 panel_->showPending(title, w, a, m);
                 compareView_->setCurrentMapping(name);
                 projectDock_->setCurrentMapping(name);
@@ -455,6 +456,8 @@ void MainWindow::connectSession()
 void MainWindow::onDocumentReset()
 {
     setBusy(false);
+    panel_->clearEditError();
+    jobsDock_->clearFinished();  // the views discard their running jobs themselves
     projectDock_->setProject(document_->project());
     propertiesDock_->clear();
     panel_->clear();
@@ -463,6 +466,7 @@ void MainWindow::onDocumentReset()
 
 void MainWindow::onDocumentChanged(const ProjectChange& change)
 {
+    panel_->clearEditError();  // an accepted edit, an undo or a redo: the last rejection is history
     if (change.changesStructure()) {
         projectDock_->setProject(document_->project());
         projectDock_->setCurrentMapping(session_->current());

@@ -174,12 +174,6 @@ void answerNextMessageBox(QMessageBox::StandardButton button)
     poll->start();
 }
 
-QString fileText(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
 } // namespace
 
 class TestRecovery : public QObject {

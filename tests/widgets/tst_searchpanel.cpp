@@ -94,6 +94,8 @@ private slots:
     void jobsDockShowsAndRemovesJobs();
     void networkEvaluationIsAJob();
     void propertiesDockShowsTheSelection();
+    void openingAnotherProjectLeavesNothingOfTheFirst();
+    void openingAnotherProjectDiscardsRunningJobs();
 
 private:
     QTemporaryDir dir_;
@@ -437,6 +439,78 @@ void TestSearchPanel::propertiesDockShowsTheSelection()
     QVERIFY(props->value(QStringLiteral("DRAM")).contains(QStringLiteral("Q 4")));
     QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating(); }, kHangGuardMs));
     QVERIFY(QTest::qWaitFor([&] { return !props->value(QStringLiteral("Cycles")).isEmpty(); }, kHangGuardMs));
+}
+
+namespace {
+
+// Nothing of the previous project: runs, plots, sweep points, network results, pins, the
+// mapping shown, finished Jobs-dock rows, and the search's layer list is the new project's.
+void verifyNothingOf(MainWindow& w, const QString& oldLayer)
+{
+    SearchPanel* panel = w.searchPanel();
+    QVERIFY(!panel->isRunning());
+    QVERIFY(!panel->isSweeping());
+    QCOMPARE(int(panel->runs().size()), 0);
+    QCOMPARE(panel->progressChart()->runCount(), 0);
+    QCOMPARE(panel->energyDelayChart()->seriesCount(), 0);
+    QCOMPARE(panel->areaEdpChart()->seriesCount(), 0);
+    QCOMPARE(panel->resultsTable()->rowCount(), 0);
+    QCOMPARE(int(panel->sweepResults().size()), 0);
+    QVERIFY(!panel->addBestToProject(0).size());
+    QCOMPARE(int(w.networkView()->results().size()), 0);
+    QVERIFY(!w.networkView()->isRunning());
+    QCOMPARE(w.compareView()->pinCount(), 0);
+    QVERIFY(w.currentMapping().isEmpty());
+    QCOMPARE(w.jobsDock()->jobCount(), 0);
+    QVERIFY(!w.document()->project().findWorkload(oldLayer.toStdString()));
+    panel->setSettings(smallSearch(1));  // the old layer is not offered any more
+    QVERIFY(panel->settings().layer != oldLayer);
+}
+
+} // namespace
+
+void TestSearchPanel::openingAnotherProjectLeavesNothingOfTheFirst()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(openWithSmallLayer(w));
+    SearchPanel* panel = w.searchPanel();
+    QVERIFY(panel->setSettings(smallSearch(5)));
+    QVERIFY(panel->run());
+    QVERIFY(waitForRuns(panel));
+    QCOMPARE(int(panel->runs().size()), 1);
+    QVERIFY(panel->runs().at(0).outcome.result.found);
+    QSignalSpy networkDone(w.networkView(), &nestor::app::NetworkView::finished);
+    w.networkView()->start();
+    QVERIFY(networkDone.size() == 1 || networkDone.wait(kHangGuardMs));
+    QVERIFY(!w.networkView()->results().empty());
+    QVERIFY(!panel->addEnergyDelayPoint(0, 0).isEmpty());  // pins it in Compare
+    QVERIFY(w.compareView()->pinCount() > 0);
+    QVERIFY(w.jobsDock()->jobCount() > 0);
+
+    QVERIFY(w.openProject(QStringLiteral(NESTOR_EXAMPLES_DIR "/alexnet.yaml")));
+    verifyNothingOf(w, kSmall);
+    QTest::qWait(100);  // nothing arrives late either
+    verifyNothingOf(w, kSmall);
+}
+
+void TestSearchPanel::openingAnotherProjectDiscardsRunningJobs()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(openWithSmallLayer(w));
+    SearchPanel* panel = w.searchPanel();
+    SearchSettings s = smallSearch(6);
+    s.evaluationBudget = 0;  // runs until cancelled
+    QVERIFY(panel->setSettings(s));
+    QVERIFY(panel->run());
+    QVERIFY(panel->startSweep());
+    QVERIFY(QTest::qWaitFor([&] { return panel->runs().at(0).progress.evaluated > 0; }, kHangGuardMs));
+
+    QVERIFY(w.openProject(QStringLiteral(NESTOR_EXAMPLES_DIR "/alexnet.yaml")));
+    verifyNothingOf(w, kSmall);
+    QTest::qWait(300);  // the discarded runs stop and deliver nothing
+    verifyNothingOf(w, kSmall);
 }
 
 QTEST_MAIN(TestSearchPanel)

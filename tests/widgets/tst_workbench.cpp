@@ -161,6 +161,23 @@ void TestWorkbench::rejectedEditLeavesDocumentUnchanged()
     // A good edit clears the banner.
     nest->setData(nest->loopIndex(kGlb, nestor::LoopKind::Temporal, 2), QStringLiteral("4"));
     QVERIFY(w.evaluationPanel()->editError().isEmpty());
+    // So does an undo, a redo, an accepted edit elsewhere, or another mapping: no stale banner.
+    auto rejectOne = [&] {
+        nest->setData(nest->loopIndex(kGlb, nestor::LoopKind::Temporal, 0), QStringLiteral("two"));
+        QVERIFY(!w.evaluationPanel()->editError().isEmpty());
+    };
+    rejectOne();
+    w.document()->undoStack()->undo();
+    QVERIFY(w.evaluationPanel()->editError().isEmpty());
+    rejectOne();
+    w.document()->undoStack()->redo();
+    QVERIFY(w.evaluationPanel()->editError().isEmpty());
+    rejectOne();
+    QCOMPARE(w.architectureEditor()->setProperty(kGlb, QStringLiteral("read_bw"), QStringLiteral("16")), QString());
+    QVERIFY(w.evaluationPanel()->editError().isEmpty());
+    rejectOne();
+    QVERIFY(w.selectMapping(QStringLiteral("row-stationary")));
+    QVERIFY(w.evaluationPanel()->editError().isEmpty());
 }
 
 void TestWorkbench::invalidMappingKeepsLastValidFigures()

@@ -1,5 +1,6 @@
 #include "ProjectCommands.h"
 
+#include "ArchitectureCommands.h"
 #include "ChangeValueCommand.h"
 #include "ListElementCommand.h"
 #include "ProjectDocument.h"
@@ -359,8 +360,7 @@ QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& lev
     if (index < 0 || index >= candidate.numLevels()) return tr("No such level.");
     const QString oldName = QString::fromStdString(candidate.levels[std::size_t(index)].name);
     candidate.levels[std::size_t(index)] = level;
-    const Diagnostics errors = candidate.validate("architecture");
-    if (!errors.empty()) return joined(errors);
+    if (const QString error = checkArchitecture(doc.project(), candidate); !error.isEmpty()) return error;
     // The level is found by its index: a rename (one of the edits) keeps its place.
     auto accessor = [index](Project& pr) -> StorageLevel* {
         return index < pr.architecture.numLevels() ? &pr.architecture.levels[std::size_t(index)] : nullptr;
@@ -368,8 +368,9 @@ QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& lev
     const QString text = field.isEmpty() ? QObject::tr("Edit level %1").arg(oldName)
                                          : QObject::tr("Edit %1 of level %2").arg(field, oldName);
     const QString mergeKey = field.isEmpty() ? QString() : QStringLiteral("%1/%2").arg(index).arg(field);
+    // The checked level: with a size-aware energy model its energies and area follow its size.
     doc.undoStack()->push(new ChangeValueCommand<StorageLevel>(&doc, text, ProjectChange::architecture(index, field), accessor,
-                                                               level, StorageLevelMerge, mergeKey));
+                                                               candidate.levels[std::size_t(index)], StorageLevelMerge, mergeKey));
     return {};
 }
 
@@ -377,14 +378,13 @@ QString setCompute(ProjectDocument& doc, const ComputeLevel& compute, const QStr
 {
     Architecture candidate = doc.project().architecture;
     candidate.compute = compute;
-    const Diagnostics errors = candidate.validate("architecture");
-    if (!errors.empty()) return joined(errors);
+    if (const QString error = checkArchitecture(doc.project(), candidate); !error.isEmpty()) return error;
     const QString name = QString::fromStdString(doc.project().architecture.compute.name);
     const QString text = field.isEmpty() ? QObject::tr("Edit compute %1").arg(name)
                                          : QObject::tr("Edit %1 of compute %2").arg(field, name);
     doc.undoStack()->push(new ChangeValueCommand<ComputeLevel>(
-        &doc, text, ProjectChange::architecture(-1, field), [](Project& pr) { return &pr.architecture.compute; }, compute,
-        ComputeMerge, field));
+        &doc, text, ProjectChange::architecture(-1, field), [](Project& pr) { return &pr.architecture.compute; },
+        candidate.compute, ComputeMerge, field));
     return {};
 }
 

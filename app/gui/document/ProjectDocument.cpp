@@ -1,5 +1,6 @@
 #include "ProjectDocument.h"
 
+#include "arch/EnergyModels.h"
 #include "io/ProjectYaml.h"
 
 #include <QFileInfo>
@@ -33,6 +34,13 @@ void ProjectDocument::reset(Project project, const QString& path, bool modified)
 {
     undo_->clear();
     project_ = std::move(project);
+    try {
+        // As nestor-cli does before evaluating: a size-aware model's energies and areas.
+        applyEnergyModel(project_.architecture, project_.energyModel);
+    } catch (const std::exception& e) {
+        // The reader checked that the model applies; a project built in code may not: keep its values.
+        qWarning("energy model not applied: %s", e.what());
+    }
     forcedModified_ = modified;
     if (path_ != path) {
         path_ = path;

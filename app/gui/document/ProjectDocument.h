@@ -22,7 +22,9 @@ public:
     // An empty project with a one-level architecture, ready to be filled in.
     static Project emptyProject();
 
-    // Replaces the content (New, Open, Restore); clears the undo history.
+    // Replaces the content (New, Open, Restore); clears the undo history. The project's energy
+    // model (energy_model: interstellar-28nm, thistle-45nm) fills its energies and areas here and
+    // after every architecture edit (ArchitectureCommands.h), so figures follow sizes.
     void reset(Project project, const QString& path, bool modified = false);
     // Reads `path`; on failure returns false with the located error in *error and keeps the content.
     bool load(const QString& path, QString* error = nullptr);

@@ -1,15 +1,20 @@
 #include "ArchitectureEditor.h"
 
+#include "ArchitectureCommands.h"
 #include "ArchitectureDiagram.h"
 #include "ProjectCommands.h"
 #include "ProjectDocument.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -77,12 +82,17 @@ bool isUnlimited(const QString& t)
 } // namespace
 
 ArchitectureEditor::ArchitectureEditor(ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document), tree_(new QTreeWidget), diagram_(new widgets::ArchitectureDiagram),
-      message_(new QLabel)
+    : QWidget(parent), document_(document), columns_(new QSpinBox), rows_(new QSpinBox),
+      resize_(new QPushButton(tr("Resize"))), add_(new QPushButton(tr("Add level inside"))),
+      duplicate_(new QPushButton(tr("Duplicate"))), remove_(new QPushButton(tr("Remove"))),
+      moveOut_(new QPushButton(tr("Move out"))), moveIn_(new QPushButton(tr("Move in"))), tree_(new QTreeWidget),
+      diagram_(new widgets::ArchitectureDiagram), message_(new QLabel)
 {
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Level / property"), tr("Value")});
     tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->header()->setStretchLastSection(true);
+    tree_->header()->setMinimumSectionSize(90);
     tree_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     message_->setWordWrap(true);
     message_->setStyleSheet(QStringLiteral("color: #b00020;"));
@@ -99,9 +109,11 @@ ArchitectureEditor::ArchitectureEditor(ProjectDocument* document, QWidget* paren
     split->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(buildBar());
+    layout->addWidget(split, 1);
 
     connect(tree_, &QTreeWidget::itemChanged, this, &ArchitectureEditor::onItemChanged);
+    connect(tree_, &QTreeWidget::itemSelectionChanged, this, &ArchitectureEditor::updateBar);
     connect(document_, &ProjectDocument::changed, this, [this](const ProjectChange& change) {
         if (change.touchesArchitecture()) refresh();
     });
@@ -109,14 +121,154 @@ ArchitectureEditor::ArchitectureEditor(ProjectDocument* document, QWidget* paren
     refresh();
 }
 
+QWidget* ArchitectureEditor::buildBar()
+{
+    for (QSpinBox* box : {columns_, rows_}) {
+        box->setRange(1, 1024);
+        box->setKeyboardTracking(false);
+    }
+    columns_->setObjectName(QStringLiteral("peColumns"));
+    rows_->setObjectName(QStringLiteral("peRows"));
+    resize_->setObjectName(QStringLiteral("resizePeArray"));
+    add_->setObjectName(QStringLiteral("addLevel"));
+    duplicate_->setObjectName(QStringLiteral("duplicateLevel"));
+    remove_->setObjectName(QStringLiteral("removeLevel"));
+    columns_->setToolTip(tr("PE columns (mesh X)"));
+    rows_->setToolTip(tr("PE rows (mesh Y)"));
+    resize_->setToolTip(tr("Resize the PE array and every level that follows it, in one step"));
+    add_->setToolTip(tr("Add a storage level just inside the selected one (one per instance of it)"));
+    duplicate_->setToolTip(tr("Add a copy of the selected level just inside it"));
+    remove_->setToolTip(tr("Remove the selected level; its loops go to the level outside it"));
+    moveOut_->setToolTip(tr("Swap the selected level with the one outside it"));
+    moveIn_->setToolTip(tr("Swap the selected level with the one inside it"));
+    auto* bar = new QWidget;
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(4, 4, 4, 0);
+    row->addWidget(new QLabel(tr("PE array")));
+    row->addWidget(columns_);
+    row->addWidget(new QLabel(QStringLiteral("×")));
+    row->addWidget(rows_);
+    row->addWidget(resize_);
+    row->addSpacing(16);
+    row->addWidget(new QLabel(tr("Level:")));
+    for (QPushButton* b : {add_, duplicate_, remove_, moveOut_, moveIn_}) row->addWidget(b);
+    row->addStretch(1);
+    connect(resize_, &QPushButton::clicked, this, [this] { resizePeArray(columns_->value(), rows_->value()); });
+    connect(add_, &QPushButton::clicked, this, [this] { addLevelInside(selectedLevel()); });
+    connect(duplicate_, &QPushButton::clicked, this, [this] { duplicateLevel(selectedLevel()); });
+    connect(remove_, &QPushButton::clicked, this, [this] { removeLevel(selectedLevel()); });
+    connect(moveOut_, &QPushButton::clicked, this, [this] { moveLevel(selectedLevel(), -1); });
+    connect(moveIn_, &QPushButton::clicked, this, [this] { moveLevel(selectedLevel(), +1); });
+    return bar;
+}
+
+void ArchitectureEditor::updateBar()
+{
+    const Architecture& a = document_->project().architecture;
+    const int level = selectedLevel();
+    columns_->setValue(int(std::min<std::int64_t>(a.compute.meshX, columns_->maximum())));
+    rows_->setValue(int(std::min<std::int64_t>(a.compute.meshY(), rows_->maximum())));
+    resize_->setEnabled(a.compute.instances > 1);
+    for (QPushButton* b : {add_, duplicate_, remove_}) b->setEnabled(level >= 0);
+    remove_->setEnabled(level >= 0 && a.numLevels() > 1);
+    moveOut_->setEnabled(level > 0);
+    moveIn_->setEnabled(level >= 0 && level + 1 < a.numLevels());
+}
+
+int ArchitectureEditor::selectedLevel() const
+{
+    const QTreeWidgetItem* item = tree_->currentItem();
+    if (!item) return -1;
+    if (item->parent()) item = item->parent();
+    const int index = tree_->indexOfTopLevelItem(const_cast<QTreeWidgetItem*>(item));
+    return index < document_->project().architecture.numLevels() ? index : -1;
+}
+
+QString ArchitectureEditor::message() const
+{
+    return message_->text();
+}
+
+QString ArchitectureEditor::report(const QString& error)
+{
+    message_->setText(error);
+    if (!error.isEmpty()) emit editRejected(error);
+    return error;
+}
+
+QString ArchitectureEditor::resizePeArray(int columns, int rows)
+{
+    return report(commands::resizePeArray(*document_, columns, rows));
+}
+
+QString ArchitectureEditor::addLevelInside(int level)
+{
+    const Architecture& a = document_->project().architecture;
+    if (level < 0 || level >= a.numLevels()) return report(tr("Select the level the new one goes inside."));
+    return report(commands::insertLevel(*document_, level + 1, commands::newLevelInside(a, level)));
+}
+
+QString ArchitectureEditor::duplicateLevel(int level)
+{
+    return report(commands::duplicateLevel(*document_, level));
+}
+
+QString ArchitectureEditor::removeLevel(int level)
+{
+    return report(commands::removeLevel(*document_, level));
+}
+
+QString ArchitectureEditor::moveLevel(int level, int delta)
+{
+    const QString error = report(commands::moveLevel(*document_, level, delta));
+    if (error.isEmpty() && tree_->topLevelItem(level + delta)) tree_->setCurrentItem(tree_->topLevelItem(level + delta));
+    return error;
+}
+
+namespace {
+
+QString levelTitle(const StorageLevel& l)
+{
+    return QStringLiteral("%1 (%2)").arg(QString::fromStdString(l.name), QString::fromStdString(l.technology));
+}
+
+} // namespace
+
+bool ArchitectureEditor::refreshValuesInPlace()
+{
+    const Architecture& a = document_->project().architecture;
+    if (tree_->topLevelItemCount() != a.numLevels() + 1) return false;
+    auto update = [&](int index, const QString& title, const QList<QPair<QString, QString>>& props) {
+        QTreeWidgetItem* item = tree_->topLevelItem(index);
+        if (item->childCount() != props.size()) return false;
+        item->setText(0, title);
+        for (int c = 0; c < props.size(); ++c) {
+            QTreeWidgetItem* child = item->child(c);
+            if (child->data(0, KeyRole).toString() != props[c].first) return false;
+            if (child->text(1) != props[c].second) child->setText(1, props[c].second);
+        }
+        return true;
+    };
+    for (int i = 0; i < a.numLevels(); ++i)
+        if (!update(i, levelTitle(a.levels[std::size_t(i)]), properties(a.levels[std::size_t(i)]))) return false;
+    return update(a.numLevels(), tr("%1 (compute)").arg(QString::fromStdString(a.compute.name)), properties(a.compute));
+}
+
 void ArchitectureEditor::refresh()
 {
     refreshing_ = true;
     const Architecture& a = document_->project().architecture;
+    diagram_->setArchitecture(a);
+    if (refreshValuesInPlace()) {
+        refreshing_ = false;
+        updateBar();
+        return;
+    }
     QSet<int> collapsed;
     for (int i = 0; i < tree_->topLevelItemCount(); ++i)
         if (!tree_->topLevelItem(i)->isExpanded()) collapsed << i;
     const bool first = tree_->topLevelItemCount() == 0;
+    const int selected = selectedLevel();
     tree_->clear();
     auto addLevel = [&](int level, const QString& title, const QList<QPair<QString, QString>>& props) {
         auto* item = new QTreeWidgetItem(tree_, {title});
@@ -132,13 +284,12 @@ void ArchitectureEditor::refresh()
         const int index = tree_->topLevelItemCount() - 1;
         item->setExpanded(first ? index < 2 : !collapsed.contains(index));
     };
-    for (int i = 0; i < a.numLevels(); ++i) {
-        const StorageLevel& l = a.levels[std::size_t(i)];
-        addLevel(i, QStringLiteral("%1 (%2)").arg(QString::fromStdString(l.name), QString::fromStdString(l.technology)), properties(l));
-    }
+    for (int i = 0; i < a.numLevels(); ++i) addLevel(i, levelTitle(a.levels[std::size_t(i)]), properties(a.levels[std::size_t(i)]));
     addLevel(-1, tr("%1 (compute)").arg(QString::fromStdString(a.compute.name)), properties(a.compute));
-    diagram_->setArchitecture(a);
+    if (selected >= 0 && tree_->topLevelItem(std::min(selected, a.numLevels() - 1)))
+        tree_->setCurrentItem(tree_->topLevelItem(std::min(selected, a.numLevels() - 1)));
     refreshing_ = false;
+    updateBar();
 }
 
 void ArchitectureEditor::onItemChanged(QTreeWidgetItem* item, int column)
@@ -193,9 +344,7 @@ QString ArchitectureEditor::setProperty(int level, const QString& key, const QSt
         else bad(tr("unknown property"));
         if (error.isEmpty()) error = commands::setStorageLevel(*document_, level, l, key);
     }
-    message_->setText(error);
-    if (!error.isEmpty()) emit editRejected(error);
-    return error;
+    return report(error);
 }
 
 } // namespace nestor::app

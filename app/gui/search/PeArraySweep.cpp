@@ -84,6 +84,13 @@ void PeArraySweep::cancel()
     job_->cancel();
 }
 
+void PeArraySweep::reset()
+{
+    job_->discard();
+    items_.clear();
+    layer_.clear();
+}
+
 bool PeArraySweep::isRunning() const
 {
     return job_->isRunning();

@@ -33,6 +33,7 @@ public:
     // Starts the sweep of `layer` over `base`'s PE arrays; false while one runs.
     bool start(const Architecture& base, NetworkSearchLayer layer, SweepOptions options, JobsDock* jobs, const QString& title);
     void cancel();
+    void reset();                  // discards the running sweep (no finished()) and its points
     bool isRunning() const;        // until finished() has been emitted
 
     const std::vector<SweepItem>& items() const { return items_; }

@@ -102,6 +102,11 @@ void SearchJob::cancel()
     job_->cancel();
 }
 
+void SearchJob::discard()
+{
+    job_->discard();
+}
+
 SearchOutcome SearchJob::run(const SearchRequest& request, SearchObserver* observer, const std::atomic<bool>* cancel)
 {
     SearchOutcome o;

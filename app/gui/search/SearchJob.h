@@ -56,6 +56,7 @@ public:
     bool start(SearchRequest request, JobsDock* dock = nullptr, const QString& title = {});
     int dockJob() const;            // the latest run's row in the dock, 0 = none
     void cancel();
+    void discard();                 // cancels the run and drops its outcome (no finished())
     bool isRunning() const;         // until finished() has been emitted
     const SearchOutcome& outcome() const { return outcome_; }
 

@@ -90,7 +90,10 @@ SearchPanel::SearchPanel(ProjectDocument* document, QWidget* parent)
         emit sweepFinished(completed);
     });
 
-    connect(document_, &ProjectDocument::contentReset, this, &SearchPanel::refreshLayers);
+    connect(document_, &ProjectDocument::contentReset, this, [this] {
+        reset();
+        refreshLayers();
+    });
     connect(document_, &ProjectDocument::changed, this, [this](const ProjectChange& change) {
         if (change.touchesWorkloads() && change.changesStructure()) refreshLayers();
     });
@@ -268,6 +271,20 @@ void SearchPanel::clearRuns()
     curve_->clear();
     energyDelay_->clear();
     table_->clearRuns();
+    updateButtons();
+}
+
+void SearchPanel::reset()
+{
+    queue_->reset();
+    sweep_->reset();
+    curve_->clear();
+    energyDelay_->clear();
+    areaEdp_->clear();
+    sweepSeries_.clear();
+    table_->clearRuns();
+    lastError_.clear();
+    status_->setText(tr("Choose a layer and press Run."));
     updateButtons();
 }
 

@@ -48,6 +48,8 @@ public:
     bool run();
     void cancel();                 // the running search returns its best so far; queued runs are dropped
     void clearRuns();
+    // Another project: the running search and sweep are discarded, every run, plot and point goes.
+    void reset();
     bool isRunning() const;
     bool startSweep();
     void cancelSweep();

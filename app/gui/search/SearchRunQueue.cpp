@@ -39,6 +39,14 @@ bool SearchRunQueue::clear()
     return true;
 }
 
+void SearchRunQueue::reset()
+{
+    queue_.clear();
+    job_->discard();
+    runs_.clear();
+    current_ = -1;
+}
+
 bool SearchRunQueue::isRunning() const
 {
     return current_ >= 0 || job_->isRunning() || !queue_.empty();

@@ -40,6 +40,7 @@ public:
     void enqueue(std::vector<SearchRequest> requests);
     void cancel();                  // the running search returns its best so far; queued runs are dropped
     bool clear();                   // forgets every run; false (nothing happens) while running
+    void reset();                   // drops the queue, discards the running search, forgets every run
     bool isRunning() const;
 
     const std::vector<SearchRun>& runs() const { return runs_; }

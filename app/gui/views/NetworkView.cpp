@@ -103,7 +103,13 @@ NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
                                : tr("Network evaluation cancelled after %1 layers").arg(results_.size()));
         emit finished(completed);
     });
-    connect(document_, &ProjectDocument::contentReset, this, &NetworkView::refreshNetworks);
+    connect(document_, &ProjectDocument::contentReset, this, [this] {
+        // Another project: nothing of the previous one's results stays.
+        job_->discard();
+        results_.clear();
+        showResults();
+        refreshNetworks();
+    });
     connect(document_, &ProjectDocument::changed, this, [this](const ProjectChange& change) {
         // The list names the networks; a run reads the project when it starts.
         if (change.subject == ProjectChange::Subject::Project ||
