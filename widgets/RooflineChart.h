@@ -29,8 +29,11 @@ public:
 
 protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void showToolTip(const QPoint& pos, const QPoint& globalPos);
+    int legendColumns() const;
     QCustomPlot* plot_;
     Roofline roofline_;
 };

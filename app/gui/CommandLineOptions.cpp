@@ -6,6 +6,17 @@
 
 namespace nestor::app {
 
+bool CommandLineOptions::parseWindowSize(const QString& text, QSize* size)
+{
+    const QStringList parts = text.trimmed().toLower().split(QLatin1Char('x'));
+    if (parts.size() != 2) return false;
+    bool okW = false, okH = false;
+    const int w = parts[0].toInt(&okW), h = parts[1].toInt(&okH);
+    if (!okW || !okH || w < 640 || h < 480 || w > 7680 || h > 4320) return false;
+    *size = QSize(w, h);
+    return true;
+}
+
 namespace {
 QString tr(const char* text)
 {
@@ -42,6 +53,9 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
                                   tr("View to show: mapping, roofline, capacity, layers, architecture, compare "
                                      "(pins the project's mappings), network (evaluates it) or search (runs a small search)."),
                                   QStringLiteral("NAME"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  tr("Window size for --screenshot, e.g. 1366x768 (default 1760x1000)."),
+                                  QStringLiteral("WxH"));
     const QCommandLineOption recover(QStringLiteral("recover"),
                                      tr("Unsaved changes left by sessions that ended without saving: ask (default), "
                                         "restore (each as an unsaved project), keep (offer again next time) or discard."),
@@ -50,6 +64,7 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
     parser.addOption(screenshot);
     parser.addOption(view);
     parser.addOption(recover);
+    parser.addOption(size);
 
     CommandLineOptions options;
     const bool parsed = parser.parse(arguments);
@@ -77,6 +92,8 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
                               .arg(parser.value(recover), recoverActions().join(QStringLiteral(", ")));
     } else if (parser.isSet(mapping) && positional.isEmpty()) {
         options.message = tr("--mapping needs a project file.");
+    } else if (parser.isSet(size) && !parseWindowSize(parser.value(size), &options.windowSize)) {
+        options.message = tr("--size wants WIDTHxHEIGHT with each between 640 and 7680 (got \"%1\").").arg(parser.value(size));
     } else {
         options.action = Action::Run;
         options.projectPath = positional.value(0);

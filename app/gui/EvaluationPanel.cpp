@@ -8,12 +8,15 @@
 
 #include <QDataStream>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <QIODevice>
 #include <QResizeEvent>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTableView>
 
 namespace nestor::app {
 
@@ -29,6 +32,7 @@ EvaluationPanel::EvaluationPanel(QWidget* parent)
       outer_(new QSplitter(Qt::Horizontal, this)),
       left_(new QSplitter(Qt::Vertical))
 {
+    connect(outer_, &QSplitter::splitterMoved, this, &EvaluationPanel::markSplitterPlacedByUser);
     editError_->setObjectName(QStringLiteral("editErrorBanner"));
     editError_->setWordWrap(true);
     editError_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -109,6 +113,21 @@ void EvaluationPanel::showEvaluation(const Evaluation& e)
     chart_->setNote({});
     summary_->showEvaluation(title_, e, roofline);
     showFigures(e, roofline);
+    fitAccessTable();
+}
+
+void EvaluationPanel::fitAccessTable()
+{
+    // Until the user moves the splitter, the right side grows (up to 60 % of the panel) so that
+    // every column of the access table, Energy included, is visible without scrolling.
+    if (userPlacedSplitter_ || width() < 100) return;
+    QTableView* table = summary_->accessCountTable();
+    const int needed = table->horizontalHeader()->length() + 2 * table->frameWidth() +
+                       table->verticalScrollBar()->sizeHint().width() + 24;  // the view's layout margins
+    const int right = outer_->sizes().value(1);
+    if (needed <= right) return;
+    const int target = std::min(needed, width() * 3 / 5);
+    outer_->setSizes({width() - target, target});
 }
 
 void EvaluationPanel::showFigures(const Evaluation& e, const Roofline& roofline)
@@ -169,6 +188,12 @@ void EvaluationPanel::restoreState(const QByteArray& state)
     in >> outer >> left;
     if (in.status() != QDataStream::Ok) return;
     splittersPlaced_ = outer_->restoreState(outer) && left_->restoreState(left);
+    userPlacedSplitter_ = splittersPlaced_;  // a saved layout is the user's
+}
+
+void EvaluationPanel::markSplitterPlacedByUser()
+{
+    userPlacedSplitter_ = true;
 }
 
 void EvaluationPanel::resizeEvent(QResizeEvent* event)

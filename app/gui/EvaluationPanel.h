@@ -74,9 +74,12 @@ private:
     QTabWidget* charts_;
     Architecture architecture_;
     void showFigures(const Evaluation& e, const Roofline& roofline);
+    void fitAccessTable();
+    void markSplitterPlacedByUser();
     QSplitter* outer_;
     QSplitter* left_;
     bool splittersPlaced_ = false;  // initial proportions applied, or a saved state restored
+    bool userPlacedSplitter_ = false;  // moved by the user or restored: fitAccessTable leaves it
 };
 
 } // namespace nestor::app

@@ -86,7 +86,7 @@ int launchGui(int& argc, char** argv)
 
     MainWindow window;
     if (screenshot)
-        window.resize(kScreenshotSize);  // the same picture on any screen
+        window.resize(options.windowSize.isValid() ? options.windowSize : kScreenshotSize);  // the same picture on any screen
     else {
         window.usePersistentSettings();
         window.enableAutosave();

@@ -120,9 +120,11 @@ MainWindow::MainWindow(QWidget* parent)
             });
     connect(projectDock_, &ProjectTreeDock::objectSelected, this, &MainWindow::showProperties);
 
-    // 90 % of the screen, within 1280 x 800 .. 1800 x 1100; saved geometry overrides it.
+    // 90 % of the screen, within 1280 x 800 .. 1800 x 1100 but never larger than the screen
+    // (a 1366 x 768 laptop gets all of it); saved geometry overrides it.
     const QSize available = screen() ? screen()->availableSize() : QSize(1600, 1000);
-    resize(std::clamp(available.width() * 9 / 10, 1280, 1800), std::clamp(available.height() * 9 / 10, 800, 1100));
+    resize(std::min(available.width(), std::clamp(available.width() * 9 / 10, 1280, 1800)),
+           std::min(available.height(), std::clamp(available.height() * 9 / 10, 800, 1100)));
     updateTitle();
     statusLabel_->setText(tr("Open a project (File > Open) to start."));
 }

@@ -351,6 +351,14 @@ void TestMainWindow::parsesCommandLine()
     const auto help = CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("--help")});
     QCOMPARE(help.action, CommandLineOptions::Action::ShowHelp);
     QVERIFY(help.message.contains(QStringLiteral("--screenshot")));
+    const auto sized = CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("--size"), QStringLiteral("1366x768")});
+    QCOMPARE(sized.action, CommandLineOptions::Action::Run);
+    QCOMPARE(sized.windowSize, QSize(1366, 768));
+    for (const char* bad : {"1366", "0x768", "1366x", "axb", "100000x768"}) {
+        const auto o2 = CommandLineOptions::parse({QStringLiteral("nestor"), QStringLiteral("--size"), QString::fromLatin1(bad)});
+        QCOMPARE(o2.action, CommandLineOptions::Action::UsageError);
+        QVERIFY(o2.message.contains(QStringLiteral("--size")));
+    }
 }
 
 void TestMainWindow::onlyTheLatestSelectionIsShown()

@@ -90,9 +90,12 @@ ArchitectureEditor::ArchitectureEditor(ProjectDocument* document, QWidget* paren
 {
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Level / property"), tr("Value")});
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // Names get a fixed share, values the rest: both columns visible at any width.
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    tree_->setColumnWidth(0, tree_->fontMetrics().horizontalAdvance(QStringLiteral("  multiple_buffering  ")) + 24);
     tree_->header()->setStretchLastSection(true);
     tree_->header()->setMinimumSectionSize(90);
+    tree_->setMinimumWidth(tree_->columnWidth(0) + 110);
     tree_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     message_->setWordWrap(true);
     message_->setStyleSheet(QStringLiteral("color: #b00020;"));
