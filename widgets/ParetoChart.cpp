@@ -1,5 +1,7 @@
 #include "ParetoChart.h"
 
+#include "NumberFormat.h"
+
 #include "PlotExport.h"
 #include "ViridisPalette.h"
 #include "analysis/ParetoFront.h"
@@ -8,6 +10,7 @@
 
 #include <QContextMenuEvent>
 #include <QMouseEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -47,6 +50,12 @@ ParetoChart::ParetoChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
         const auto [s, i] = pointAt(e->pos());
         if (s >= 0) emit pointClicked(s, i);
     });
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const auto [s, i] = pointAt(e->pos());
+        if (s < 0) QToolTip::hideText();
+        else QToolTip::showText(e->globalPosition().toPoint(), toolTipOf(s, i), plot_);
+    });
     setMinimumSize(240, 180);
     clear();
 }
@@ -73,11 +82,24 @@ bool ParetoChart::plottable(const QPointF& p) const
     return std::isfinite(p.x()) && std::isfinite(p.y()) && (!logX_ || p.x() > 0) && (!logY_ || p.y() > 0);
 }
 
-int ParetoChart::addSeries(const QString& name, const QVector<QPointF>& points)
+QString ParetoChart::toolTipOf(int series, int index) const
+{
+    if (series < 0 || series >= seriesCount() || index < 0 || index >= pointCount(series)) return {};
+    const Series& s = series_[std::size_t(series)];
+    const QPointF p = s.points[index];
+    const QString label = index < s.labels.size() ? s.labels[index] + QLatin1Char('\n') : QString();
+    const bool onFront = std::find(s.front.begin(), s.front.end(), index) != s.front.end();
+    return tr("%1%2%3\n%4: %5\n%6: %7\nclick to open it")
+        .arg(label, s.name, onFront ? tr(" (Pareto front)") : QString(), plot_->xAxis->label(),
+             NumberFormat::decimal(p.x(), 4), plot_->yAxis->label(), NumberFormat::decimal(p.y(), 4));
+}
+
+int ParetoChart::addSeries(const QString& name, const QVector<QPointF>& points, const QStringList& labels)
 {
     Series s;
     s.name = name;
     s.points = points;
+    s.labels = labels;
     std::vector<std::vector<double>> objectives;
     std::vector<int> index;
     for (int i = 0; i < points.size(); ++i)

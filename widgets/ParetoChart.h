@@ -5,6 +5,7 @@
 // with the index in the order the series was given.
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
@@ -23,7 +24,10 @@ public:
     void setAxisLabels(const QString& x, const QString& y);
     void setLogarithmic(bool x, bool y);
     // Adds a series; returns its index. Non-positive values on a log axis are left out of the plot.
-    int addSeries(const QString& name, const QVector<QPointF>& points);
+    // `labels` (one per point, optional) name the points in the hover tooltip, e.g. "16x12".
+    int addSeries(const QString& name, const QVector<QPointF>& points, const QStringList& labels = {});
+    // The hover text of a point: its label, series and both coordinates.
+    QString toolTipOf(int series, int index) const;
     void clear();
 
     int seriesCount() const { return int(series_.size()); }
@@ -50,6 +54,7 @@ private:
     struct Series {
         QString name;
         QVector<QPointF> points;
+        QStringList labels;
         std::vector<int> front;
         QCPGraph* cloud = nullptr;
         QCPGraph* frontGraph = nullptr;

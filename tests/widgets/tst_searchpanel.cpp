@@ -350,6 +350,9 @@ void TestSearchPanel::sweepPlotsAreaAgainstEdp()
     // Areas grow with the array.
     const auto& r = panel->sweepResults();
     QVERIFY(r.front().point.area_um2 < r.back().point.area_um2);
+    // Hovering a point says which PE array it is (the first configuration swept: 2x7).
+    const QString tip = chart->toolTipOf(0, 0);
+    QVERIFY2(tip.contains(QString::fromStdString(r.front().point.array.name()) + QStringLiteral(" PE array")), qPrintable(tip));
     QVERIFY(QTest::qWaitFor([&] { return w.jobsDock()->runningCount() == 0; }, kHangGuardMs));
 
     const QString png = dir_.filePath(QStringLiteral("area-edp.pdf"));

@@ -419,6 +419,7 @@ void SearchPanel::showSweep()
     const std::vector<SweepItem>& items = sweepResults();
     for (MapspaceKind k : allMapspaceKinds()) {
         QVector<QPointF> pts;
+        QStringList labels;
         std::vector<int> index;
         for (std::size_t i = 0; i < items.size(); ++i) {
             const SweepItem& it = items[i];
@@ -427,10 +428,11 @@ void SearchPanel::showSweep()
                 errors << QString::fromStdString(it.point.error);
             if (!it.best()) continue;
             pts << QPointF(it.point.area_um2, it.point.edp_J_s);
+            labels << tr("%1 PE array").arg(QString::fromStdString(it.point.array.name()));
             index.push_back(int(i));
         }
         if (pts.isEmpty()) continue;
-        areaEdp_->addSeries(QString::fromStdString(mapspaceKindName(k)), pts);
+        areaEdp_->addSeries(QString::fromStdString(mapspaceKindName(k)), pts, labels);
         sweepSeries_.push_back(index);
     }
     if (!errors.isEmpty()) status_->setText(tr("Sweep: %1").arg(errors.join(QStringLiteral("; "))));

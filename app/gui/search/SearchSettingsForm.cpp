@@ -44,7 +44,7 @@ SearchSettingsForm::SearchSettingsForm(QWidget* parent)
       searchSize_(spin(0, kIntMax, 0, tr("Stop after this many valid mappings (all threads; 0 = off)"))),
       budget_(spin(0, kIntMax, 20000, tr("Stop after this many evaluated mappings (all threads; 0 = off)"))),
       victory_(spin(0, kIntMax, 500, tr("Stop a thread after this many consecutive valid mappings that do not improve (0 = off)"))),
-      timeout_(spin(0, kIntMax, 1000, tr("Stop a thread after this many consecutive invalid mappings"))),
+      timeout_(spin(0, kIntMax, 1000, tr("Stop a thread after this many consecutive invalid mappings (Timeloop's \"timeout\"); 0 stops at the first"))),
       metrics_(new QLineEdit(QStringLiteral("edp"))),
       seed_(spin(0, kIntMax, 1, tr("Random seed: the same seed and thread count give the same result"))),
       sweepBudget_(spin(100, kIntMax, 3000, tr("Evaluated mappings per PE-array configuration")))
@@ -81,7 +81,7 @@ SearchSettingsForm::SearchSettingsForm(QWidget* parent)
     form->addRow(tr("Search size"), searchSize_);
     form->addRow(tr("Evaluation budget"), budget_);
     form->addRow(tr("Victory condition"), victory_);
-    form->addRow(tr("Timeout"), timeout_);
+    form->addRow(tr("Invalid in a row"), timeout_);
     form->addRow(tr("Metrics"), metrics_);
     form->addRow(tr("Seed"), seed_);
 }

@@ -96,8 +96,15 @@ CompareView::CompareView(ProjectDocument* document, QWidget* parent)
     split->addWidget(chart_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    hint_ = new QLabel(tr("Nothing pinned yet. Choose a mapping above and press Pin; pin two or more to see "
+                          "their loop nests side by side, the difference of the last against the first, and "
+                          "energy per level. Search results and sweep points can be pinned from the Search tab."));
+    hint_->setWordWrap(true);
+    hint_->setObjectName(QStringLiteral("compareHint"));
+    hint_->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); padding: 8px; }"));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(hint_);
     layout->addWidget(split, 1);
 
     connect(document_, &ProjectDocument::contentReset, this, [this] {
@@ -207,6 +214,7 @@ bool CompareView::isEvaluating() const
 
 void CompareView::showResults()
 {
+    hint_->setVisible(pins_.empty());
     QStringList labels;
     for (const Pin& p : pins_) labels << p.label;
     const bool results = evaluations_.size() == pins_.size();

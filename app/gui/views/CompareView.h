@@ -13,6 +13,7 @@
 #include <vector>
 
 class QComboBox;
+class QLabel;
 class QTableWidget;
 
 namespace nestor::widgets {
@@ -64,6 +65,7 @@ private:
     std::vector<Evaluation> evaluations_;
     BackgroundJob* job_;
     QComboBox* mappings_;
+    QLabel* hint_ = nullptr;  // shown while nothing is pinned
     QTableWidget* metrics_;
     QTableWidget* nests_;
     widgets::ComparisonChart* chart_;

@@ -140,8 +140,10 @@ void NetworkView::refreshNetworks()
         networks_->addItem(name, name);
     }
     networks_->addItem(tr("(all layers)"), QString());
+    // The previous choice when it is still there; else the project's first network (its repeats
+    // are the network's), "(all layers)" only when the project defines none.
     const int i = networks_->findData(current);
-    if (i >= 0) networks_->setCurrentIndex(i);
+    networks_->setCurrentIndex(i >= 0 && !current.isEmpty() ? i : 0);
 }
 
 bool NetworkView::selectNetwork(const QString& name)
