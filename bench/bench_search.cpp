@@ -1,13 +1,27 @@
-// Valid mappings evaluated per second by the search (random sampling and annealing, PFM and Ruby-S) with
-// 1 and 2 threads on AlexNet layer 2 over an Eyeriss-like 14x12 array (128 KiB GLB,
-// 12/192/16-word scratchpads, row-stationary constraints as in tests/engine/tst_ruby_paper).
-// Usage: bench_search [evaluations per run, default 20000] [algorithm] [mapspace]  (the last two filter the runs)
+// Valid mappings evaluated per second by the search (random sampling and annealing; PFM, Ruby-S,
+// Ruby, Ruby-T) with 1 and 2 threads on AlexNet conv2 and VGG-16 conv3_1 over an Eyeriss-like
+// 14x12 array (128 KiB GLB, 12/192/16-word scratchpads, row-stationary constraints as in
+// tests/engine/tst_ruby_paper). After each run it prints which stage analysis took the stages
+// (the closed forms, or the walker and why); per layer and mapspace, the slowest of 2,000
+// single evaluations of random points and the process's peak memory.
+// Usage: bench_search [evaluations per run, default 20000] [algorithm] [mapspace] [layer] [threads]
+//   (the last four filter the runs: random|annealing, pfm|ruby-s|ruby|ruby-t, conv2|conv3_1, 1|2)
 #include "mapspace/Mapspace.h"
+#include "model/Model.h"
+#include "model/StageAnalysis.h"
 #include "search/SearchDriver.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 
 using namespace nestor;
 
@@ -43,12 +57,13 @@ Architecture eyerissLike()
     return a;
 }
 
-MapspaceConstraints rowStationary()
+// The filter's height S sits across the rows of each PE set.
+MapspaceConstraints rowStationary(std::int64_t filterHeight)
 {
     MapspaceConstraints c;
     c.addFactors("DRAM", false, "R=1 S=1").addFactors("GLB", false, "R=1 S=1");
     c.addSpatialAxes("inter_PE_column_spatial", "Q M|").addSpatialAxes("inter_PE_spatial", "|S C");
-    c.addFactors("inter_PE_spatial", true, "S=5");
+    c.addFactors("inter_PE_spatial", true, "S=" + std::to_string(filterHeight));
     c.addFactors("ifmap_spad", false, "N=1 M=1 C=1 P=1 Q=1 R=1 S=1");
     c.addFactors("weights_spad", false, "N=1 M=1 P=1 Q=1 S=1");
     c.addFactors("psum_spad", false, "N=1 C=1 P=1 Q=1 R=1 S=1");
@@ -59,6 +74,31 @@ MapspaceConstraints rowStationary()
     return c;
 }
 
+// The slowest single evaluation among `samples` random points of the space (valid or not), and
+// the process's peak resident memory so far (the walker's memo is the evaluation's big user).
+void worstEvaluation(const Mapspace& space, const char* layer, int samples)
+{
+    std::mt19937_64 rng(2024);
+    Mapping m;
+    Evaluation ev;
+    double worst = 0.0, total = 0.0;
+    int valid = 0;
+    for (int i = 0; i < samples; ++i) {
+        space.toMapping(space.randomPoint(rng), m);
+        const auto t0 = std::chrono::steady_clock::now();
+        evaluate(space.workload(), space.architecture(), m, {}, ev);
+        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        worst = std::max(worst, dt);
+        total += dt;
+        valid += ev.valid ? 1 : 0;
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("%-7s worst   %-7s: slowest of %d random evaluations (%d valid) %.3f ms, mean %.1f us; peak RSS so far %.1f MB\n",
+                layer, mapspaceKindName(space.kind()).c_str(), samples, valid, worst * 1e3, total / samples * 1e6,
+                static_cast<double>(usage.ru_maxrss) / 1024.0);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -66,24 +106,42 @@ int main(int argc, char** argv)
     const long long budget = argc > 1 ? std::atoll(argv[1]) : 20000;
     const char* onlyAlgorithm = argc > 2 ? argv[2] : nullptr;
     const char* onlyMapspace = argc > 3 ? argv[3] : nullptr;
+    const char* onlyLayer = argc > 4 ? argv[4] : nullptr;
+    const int onlyThreads = argc > 5 ? std::atoi(argv[5]) : 0;
+    const std::optional<MapspaceKind> onlyKind = onlyMapspace ? parseMapspaceKind(onlyMapspace) : std::nullopt;
     if (budget <= 0 || (onlyAlgorithm && std::strcmp(onlyAlgorithm, "random") != 0 && std::strcmp(onlyAlgorithm, "annealing") != 0) ||
-        (onlyMapspace && std::strcmp(onlyMapspace, "pfm") != 0 && std::strcmp(onlyMapspace, "ruby-s") != 0)) {
-        std::fprintf(stderr, "usage: bench_search [evaluations per run > 0] [random|annealing] [pfm|ruby-s]\n");
+        (onlyMapspace && !onlyKind) || (onlyLayer && std::strcmp(onlyLayer, "conv2") != 0 && std::strcmp(onlyLayer, "conv3_1") != 0) ||
+        (argc > 5 && onlyThreads != 1 && onlyThreads != 2)) {
+        std::fprintf(stderr, "usage: bench_search [evaluations per run > 0] [random|annealing] [pfm|ruby-s|ruby|ruby-t] "
+                             "[conv2|conv3_1] [1|2]\n");
         return 2;
     }
+    const bool filterKind = onlyKind.has_value();
+    const MapspaceKind wantKind = onlyKind.value_or(MapspaceKind::Pfm);
+    model::countStageAnalyses(true);
+    for (const char* layer : {"conv2", "conv3_1"}) {
+    if (onlyLayer && std::strcmp(onlyLayer, layer) != 0)
+        continue;
     ConvParams cp;
-    cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
+    if (std::strcmp(layer, "conv2") == 0) {
+        cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;  // AlexNet conv2 (one group)
+    } else {
+        cp.M = 256; cp.C = 128; cp.P = 56; cp.Q = 56; cp.R = 3; cp.S = 3;  // VGG-16 conv3_1
+    }
     const Workload w = makeConv2d(cp);
     // Timeloop's uniform random sampling (most candidates do not fit the buffers), and the
     // default annealing search (local moves from valid points: most candidates are valid).
     for (const char* algorithm : {"random", "annealing"}) {
         if (onlyAlgorithm && std::strcmp(onlyAlgorithm, algorithm) != 0)
             continue;
-        for (MapspaceKind k : {MapspaceKind::Pfm, MapspaceKind::RubyS}) {
-            if (onlyMapspace && mapspaceKindName(k) != onlyMapspace)
+        for (MapspaceKind k : {MapspaceKind::Pfm, MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
+            if (filterKind && k != wantKind)
                 continue;
-            const Mapspace space(w, eyerissLike(), k, rowStationary());
+            const Mapspace space(w, eyerissLike(), k, rowStationary(cp.S));
             for (int threads : {1, 2}) {
+                if (onlyThreads && threads != onlyThreads)
+                    continue;
+                model::countStageAnalyses(true);  // resets the counters
                 SearchOptions o;
                 o.algorithm = algorithm;
                 o.threads = threads;
@@ -91,14 +149,21 @@ int main(int argc, char** argv)
                 o.timeout = 1LL << 40;
                 o.evaluationBudget = k == MapspaceKind::Pfm ? budget : budget / 10;
                 const SearchResult r = runSearch(space, o);
-                std::printf("%-9s %-7s %d thread%s: %lld evaluated (%lld valid) in %.2f s: %.0f evaluations/s, %.0f valid/s, "
+                std::printf("%-7s %-9s %-7s %d thread%s: %lld evaluated (%lld valid) in %.2f s: %.0f evaluations/s, %.0f valid/s, "
                             "%.0f valid/s per thread; best EDP %.4g\n",
-                            algorithm, mapspaceKindName(k).c_str(), threads, threads > 1 ? "s" : " ",
+                            layer, algorithm, mapspaceKindName(k).c_str(), threads, threads > 1 ? "s" : " ",
                             static_cast<long long>(r.evaluated), static_cast<long long>(r.valid), r.seconds,
                             r.evaluated / r.seconds, r.valid / r.seconds, r.valid / r.seconds / threads,
                             r.found ? r.bestEvaluation.edp_J_s : 0.0);
+                std::printf("    stages: %s\n", model::stageStatisticsText().c_str());
             }
         }
+    }
+    for (MapspaceKind k : {MapspaceKind::Pfm, MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
+        if (filterKind && k != wantKind)
+            continue;
+        worstEvaluation(Mapspace(w, eyerissLike(), k, rowStationary(cp.S)), layer, 2000);
+    }
     }
     return 0;
 }

@@ -37,17 +37,23 @@ Diagnostics structuralChecks(const Workload& w, const Architecture& a, const Map
 class Stages {
 public:
     Stages(const Workload& w, const Architecture& a, const Mapping& m, const model::NestLayout& n, const ModelOptions& o)
-        : w_(w), a_(a), m_(m), n_(n), o_(o), cache_(pool()), done_(static_cast<std::size_t>(a.numLevels() * w.numTensors()), 0),
-          steps_(static_cast<std::size_t>(w.numTensors()))
+        : w_(w), a_(a), m_(m), n_(n), o_(o), cache_(pool()), done_(scratch().done), steps_(scratch().steps),
+          stepsReady_(scratch().stepsReady)
     {
+        done_.assign(static_cast<std::size_t>(a.numLevels() * w.numTensors()), 0);
         if (cache_.size() < done_.size()) cache_.resize(done_.size());
+        if (steps_.size() < static_cast<std::size_t>(w.numTensors())) steps_.resize(static_cast<std::size_t>(w.numTensors()));
+        stepsReady_.assign(static_cast<std::size_t>(w.numTensors()), 0);
     }
     // ratioOnly: the caller needs only the multicast ratio of this stage.
     const StageResult& get(int level, int tensor, bool ratioOnly = false)
     {
         const std::size_t key = static_cast<std::size_t>(level * w_.numTensors() + tensor);
         if (done_[key] == 2 || (ratioOnly && done_[key] == 1)) return cache_[key];
-        if (steps_[tensor].empty()) steps_[tensor] = model::projectSteps(w_, n_, tensor);
+        if (!stepsReady_[tensor]) {
+            model::projectSteps(w_, n_, tensor, steps_[tensor]);
+            stepsReady_[tensor] = 1;
+        }
         model::StageSpec s = model::stageSpecFor(w_, m_, n_, steps_[tensor], o_, level, tensor, ratioOnly);
         s.walkWork = &walkWork_;
         try {
@@ -75,9 +81,22 @@ private:
         thread_local std::vector<StageResult> p;
         return p;
     }
+    // The bookkeeping too: one evaluation runs at a time per thread, and allocating it afresh
+    // for every candidate showed in the search's profile.
+    struct Scratch {
+        std::vector<std::uint8_t> done;
+        std::vector<std::vector<model::Vec>> steps;
+        std::vector<std::uint8_t> stepsReady;
+    };
+    static Scratch& scratch()
+    {
+        thread_local Scratch s;
+        return s;
+    }
     std::vector<StageResult>& cache_;
-    std::vector<std::uint8_t> done_;
-    std::vector<std::vector<model::Vec>> steps_;
+    std::vector<std::uint8_t>& done_;
+    std::vector<std::vector<model::Vec>>& steps_;
+    std::vector<std::uint8_t>& stepsReady_;
     std::uint64_t walkWork_ = 0;  // shared by the stages' walks: the work budget is per evaluation
 };
 

@@ -2,6 +2,7 @@
 
 #include "model/DistinctWords.h"
 #include "model/ReuseTransform.h"
+#include "model/SpatialCategory.h"
 #include "model/TileGeometry.h"
 
 #include <algorithm>
@@ -19,6 +20,7 @@ using JointTransform = TransformOf<kMaxJointStates>;
 // The walker tells instances apart by the category of their index in each spatial loop of a
 // dimension that has residuals somewhere (below / at the last index); here they all behave
 // alike, but entries are split the same way so that both paths' results can be joined.
+using walker::Cat;
 using SignatureKinds = std::vector<std::pair<Signature, std::int64_t>>;
 
 void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& kinds)
@@ -30,7 +32,7 @@ void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& ki
         if (!l.spatial()) continue;
         if (!nest.dimImperfect(l.dim)) {  // every index alike: the kinds stay, in place
             for (auto& [sig, mult] : kinds) {
-                sig.push_back(0);  // any index
+                sig.push_back(static_cast<std::uint8_t>(Cat::Any));
                 mult *= l.bound;
             }
             continue;
@@ -38,8 +40,8 @@ void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& ki
         next.clear();
         for (const auto& [sig, mult] : kinds) {
             Signature below = sig, last = sig;
-            below.push_back(1);  // below the last index
-            last.push_back(5);   // at the last index (bound == residual)
+            below.push_back(static_cast<std::uint8_t>(Cat::BelowRes));  // below the last index
+            last.push_back(static_cast<std::uint8_t>(Cat::AtBoth));     // at the last index (bound == residual)
             next.push_back({below, mult * (l.bound - 1)});
             next.push_back({last, mult});
         }
@@ -62,98 +64,26 @@ StageKinds stageKinds(const NestLayout& nest, int leafPos, int boundary)
 
 } // namespace
 
-// Children of one instance whose tiles coincide share one delta; count the distinct offsets.
-// Per rank the offsets are a Minkowski sum of the spatial progressions touching it; a loop
-// touching several ranks couples them, and then the offsets are enumerated.
-std::int64_t distinctOffsets(const StageSpec& spec, int leafPos, int boundary, int nRanks)
+StageDecline acceptsPerfectStage(const StageFrame& f)
 {
-    const NestLayout& nest = *spec.nest;
-    const auto& steps = *spec.stepVectors;
-    bool coupled = false;
-    std::int64_t children = 1;
-    for (int p = leafPos; p < boundary; ++p) {
-        int touched = 0;
-        for (int r = 0; r < nRanks; ++r) touched += steps[p][r] != 0;
-        coupled = coupled || touched > 1;
-        children *= nest.loops[p].bound;
-    }
-    // The per-rank bitmaps span the offsets' range, which a large coefficient makes far wider
-    // than the children (up to 2^62): then enumerating the children is the smaller job.
-    for (int r = 0; r < nRanks && !coupled; ++r) {
-        std::int64_t span = 1;
-        for (int p = leafPos; p < boundary; ++p) span += (nest.loops[p].bound - 1) * steps[p][r];
-        coupled = span / 64 > children + 64;
-    }
-    if (coupled) {
-        thread_local std::vector<Vec> offsets;
-        offsets.clear();
-        std::array<std::int64_t, kMaxLoops> idx{};
-        while (true) {
-            Vec off{};
-            for (int p = leafPos; p < boundary; ++p)
-                for (int r = 0; r < nRanks; ++r) off[r] += idx[p - leafPos] * steps[p][r];
-            offsets.push_back(off);
-            int k = boundary - leafPos;
-            while (k-- > 0) {
-                if (++idx[k] < nest.loops[leafPos + k].bound) break;
-                idx[k] = 0;
-            }
-            if (k < 0) break;
-        }
-        std::sort(offsets.begin(), offsets.end());
-        return std::unique(offsets.begin(), offsets.end()) - offsets.begin();
-    }
-    std::int64_t distinct = 1;
-    thread_local std::vector<std::uint8_t> values, next;
-    for (int r = 0; r < nRanks; ++r) {
-        values.assign(1, 1);
-        for (int p = leafPos; p < boundary; ++p) {
-            const std::int64_t step = steps[p][r];
-            if (step == 0) continue;
-            const std::int64_t n = nest.loops[p].bound;
-            next.assign(values.size() + static_cast<std::size_t>((n - 1) * step), 0);
-            for (std::size_t v = 0; v < values.size(); ++v)
-                if (values[v])
-                    for (std::int64_t i = 0; i < n; ++i) next[v + static_cast<std::size_t>(i * step)] = 1;
-            values.swap(next);
-        }
-        std::int64_t count = 0;
-        for (auto v : values) count += v;
-        distinct *= count;
-    }
-    return distinct;
-}
-
-bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
-{
-    const NestLayout& nest = *spec.nest;
-    const Workload& w = *spec.workload;
     // Exact here unless a residual can matter to this stage: it may only sit in the children's
     // loops and on a dimension this tensor does not depend on.
-    for (int p = 0; p < static_cast<int>(nest.loops.size()); ++p) {
-        const NestLoop& l = nest.loops[p];
-        if (l.residual != l.bound && (p < nest.levelBegin[spec.level + 1] || w.dependsOn(spec.tensor, l.dim))) return false;
-    }
-    const int nRanks = static_cast<int>(w.tensors[spec.tensor].ranks.size());
-    const int leafPos = nest.spatialBegin[spec.level];
-    const int boundary = nest.levelBegin[spec.level + 1];
+    return f.residualMatters ? StageDecline::NotApplicable : StageDecline::None;
+}
 
-    // Children of one instance: offsets and mesh positions (as the walker lays them out).
-    std::int64_t fanX = 1, fanY = 1;
-    for (int p = leafPos; p < boundary; ++p)
-        (nest.loops[p].kind == LoopKind::SpatialX ? fanX : fanY) *= nest.loops[p].bound;
-    const std::int64_t children = fanX * fanY;
-    if (boundary - leafPos > kMaxLoops) return false;
-    // Temporal loops above the children and the translation of each carry.
-    std::array<int, kMaxLoops> temporal;
-    int k = 0;
-    std::int64_t instances = 1;
-    for (int p = 0; p < leafPos; ++p) {
-        if (nest.loops[p].spatial()) instances *= nest.loops[p].bound;
-        else if (k == kMaxLoops) return false;
-        else temporal[k++] = p;
-    }
-    const std::int64_t groups = distinctOffsets(spec, leafPos, boundary, nRanks);
+StageDecline analyzePerfectStage(const StageFrame& f, StageResult& out)
+{
+    const StageSpec& spec = *f.spec;
+    const NestLayout& nest = *f.nest;
+    const Workload& w = *f.workload;
+    const int nRanks = f.nRanks;
+    const int leafPos = f.leafPos;
+    const int boundary = f.boundary;
+    const std::int64_t fanX = f.fanX, fanY = f.fanY, children = f.children, instances = f.instances;
+    const int k = f.k;
+    const auto& temporal = f.temporal;
+    const auto& carry = f.carry;
+    const std::int64_t groups = f.groups();
     if (spec.ratioOnly && !spec.linkStage) {
         // A bypassing level only passes its multicast ratio on (children per distinct delta).
         clearStageResult(out);
@@ -172,49 +102,40 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
                 out.children.push_back(c);
             }
         }
-        return true;
-    }
-
-    std::array<Vec, kMaxLoops> carry;
-    for (int j = 0; j < k; ++j) carry[j] = Vec{};
-    {
-        Vec innerSpan{};
-        for (int j = k - 1; j >= 0; --j) {
-            const NestLoop& l = nest.loops[temporal[j]];
-            const Vec& v = (*spec.stepVectors)[temporal[j]];
-            for (int r = 0; r < nRanks; ++r) carry[j][r] = v[r] - innerSpan[r];
-            for (int r = 0; r < nRanks; ++r) innerSpan[r] += (l.bound - 1) * v[r];
-        }
+        return StageDecline::None;
     }
 
     // Link transfers need a neighbour whose offset differs by the carry of the step.
     bool linksPossible = false;
-    if (spec.options->linkTransfers && spec.linkStage && children > 1) {
+    if (f.linkCandidate) {
+        bool zeroCarryLinks = false;
         auto isCarry = [&](const Vec& d) {
-            bool zero = true;
-            for (int r = 0; r < nRanks; ++r) zero = zero && d[r] == 0;
-            if (zero) return spec.macStage && k > 0;
+            if (f.isZero(d)) {
+                if (spec.macStage && k > 0) return true;
+                // Under the legacy rule a carry that moves nothing can deliver the same tile
+                // again: identical consecutive deltas, which a neighbour holding the same words
+                // may serve. The walker handles that.
+                for (int j = 0; j < k && spec.options->legacyZeroTranslationRule; ++j)
+                    zeroCarryLinks = zeroCarryLinks || f.isZero(carry[j]);
+                return false;
+            }
             for (int j = 0; j < k; ++j)
                 if (carry[j] == d) return true;
             return false;
         };
-        linksPossible = anyNeighbourDifference(spec, leafPos, boundary, nRanks, isCarry);
+        linksPossible = f.anyNeighbourDifference(isCarry);
+        if (zeroCarryLinks) return StageDecline::LinksPossible;
     }
 
     // Tile of one child.
-    Vec ext{};
+    const Vec ext = f.extents(0);
     std::int64_t tileWords = 1;
+    for (int r = 0; r < nRanks; ++r) tileWords *= ext[r];
     const auto& ranks = w.tensors[spec.tensor].ranks;
     std::array<std::int64_t, 32> extDim;
     for (int d = 0; d < w.numDims(); ++d) extDim[d] = spec.macStage ? 1 : nest.innerExtent(boundary, d, false);
-    for (int r = 0; r < nRanks; ++r) {
-        ext[r] = 1;
-        for (const auto& term : ranks[r]) ext[r] += term.coef * (extDim[term.dim] - 1);
-        tileWords *= ext[r];
-    }
 
-    std::int64_t steps = 1;
-    for (int j = 0; j < k; ++j) steps *= nest.loops[temporal[j]].bound;
+    const std::int64_t steps = f.allSteps;
 
     // Carry classes: equal translations behave alike. partial = words a move by the carry brings.
     std::array<int, kMaxLoops> canon;
@@ -289,31 +210,15 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     std::int64_t linkWords = 0, accessSaving = 0, weightSaving = 0;
     std::vector<std::int64_t> sent;
     if (linksPossible) {
-        if (states * (states + 1) > kMaxJointStates) return false;
+        if (states * (states + 1) > kMaxJointStates) return StageDecline::Capacity;
         // children: row-major over (Y loops, X loops); x, y their mesh coordinates
         std::vector<Vec> offs(static_cast<std::size_t>(children));
         std::vector<std::int64_t> xs(offs.size()), ys(offs.size());
-        {
-            std::array<std::int64_t, kMaxLoops> idx{};
-            for (std::int64_t c = 0; c < children; ++c) {
-                Vec off{};
-                std::int64_t x = 0, y = 0;
-                for (int p = leafPos; p < boundary; ++p) {
-                    const NestLoop& l = nest.loops[p];
-                    const std::int64_t i = idx[p - leafPos];
-                    for (int r = 0; r < nRanks; ++r) off[r] += i * (*spec.stepVectors)[p][r];
-                    if (l.kind == LoopKind::SpatialX) x = x * l.bound + i;
-                    else y = y * l.bound + i;
-                }
-                offs[static_cast<std::size_t>(c)] = off;
-                xs[static_cast<std::size_t>(c)] = x;
-                ys[static_cast<std::size_t>(c)] = y;
-                for (int q = boundary - leafPos; q-- > 0;) {
-                    if (++idx[q] < nest.loops[leafPos + q].bound) break;
-                    idx[q] = 0;
-                }
-            }
-        }
+        f.forEachChild([&](std::int64_t c, const Vec& off, std::int64_t x, std::int64_t y, const auto&) {
+            offs[static_cast<std::size_t>(c)] = off;
+            xs[static_cast<std::size_t>(c)] = x;
+            ys[static_cast<std::size_t>(c)] = y;
+        });
         auto childAt = [&](std::int64_t x, std::int64_t y) -> std::int64_t {
             return (x < 0 || y < 0 || x >= fanX || y >= fanY) ? -1 : y * fanX + x;
         };
@@ -419,17 +324,9 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
     for (const auto& [isig, imult] : kinds.instances) {
         out.instances.push_back({isig, imult, accesses, weighted});
         for (const auto& [csig, cmult] : childKinds) {
-            StageChildResult c;
-            c.signature = isig;
-            for (int q = 0; q < csig.size; ++q) c.signature.push_back(csig.cat[q]);
-            c.count = imult * cmult;
-            c.perParent = cmult;
-            c.received = moved;
-            c.activeSteps = steps;
-            c.maxTile = tileWords;
-            c.distinctWords = distinct;
-            c.everActive = true;
-            out.children.push_back(c);
+            Signature sig = isig;
+            for (int q = 0; q < csig.size; ++q) sig.push_back(csig.cat[q]);
+            appendChild(out, sig, imult * cmult, cmult, {moved, steps, tileWords}, distinct);
         }
         // Forwarded words per child; a child's signature holds its own index categories.
         for (std::size_t c = 0; c < sent.size(); ++c) {
@@ -442,12 +339,13 @@ bool analyzePerfectStage(const StageSpec& spec, StageResult& out)
             }
             for (int p = leafPos; p < boundary; ++p) {
                 const NestLoop& l = nest.loops[p];
-                sig.push_back(!nest.dimImperfect(l.dim) ? 0 : (idx[p - leafPos] == l.bound - 1 ? 5 : 1));
+                const Cat cat = !nest.dimImperfect(l.dim) ? Cat::Any : (idx[p - leafPos] == l.bound - 1 ? Cat::AtBoth : Cat::BelowRes);
+                sig.push_back(static_cast<std::uint8_t>(cat));
             }
             out.peers.push_back({sig, imult, sent[c]});
         }
     }
-    return true;
+    return StageDecline::None;
 }
 
 } // namespace nestor::model

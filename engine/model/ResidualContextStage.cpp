@@ -1,7 +1,7 @@
 #include "model/ResidualContextStage.h"
 
 #include "model/ChildPartition.h"
-#include "model/PerfectStage.h"
+#include "model/ReuseGeometry.h"
 #include "model/ReuseTransform.h"
 #include "model/SpatialCategory.h"
 
@@ -16,14 +16,18 @@ namespace {
 
 using walker::Cat;
 
-// Idle predicates one kind of instance may have (their union is its idle steps).
+// Predicates one kind of instance may have: idle ones (their union is its idle steps) and
+// shape ones, three in all.
 constexpr int kMaxIdleSets = 3;
-// Translations: per loop and (previous, next) tile shape, or per loop and set of idle
-// predicates in force before it (a carry plus the skipped steps). Sized for two predicates
-// (larger transforms slow every stage down); three decline when they need more.
+// Distinct translations: per loop, set of idle predicates in force before it (a carry plus the
+// skipped steps) and (previous, next) tile shape. Sized so that the transforms stay small
+// (larger ones slow every stage down); kinds needing more decline.
 constexpr int kMaxTranslations = 4 * kMaxLoops;
-// Reuse state x one bit (the last tile was the small one).
-using ContextTransform = TransformOf<2 * (kMaxTranslations + 1)>;
+// Reuse state x the shape of the last busy tile (which shape predicates held): sized for two
+// shape predicates with every translation, or three with fewer translations. (Copies move only
+// the states in use, so the capacity costs memory, not time.)
+constexpr int kMaxContextStates = 4 * (kMaxTranslations + 1);
+using ContextTransform = TransformOf<kMaxContextStates>;
 // Contexts: per predicate, whether every loop of its set above the current one is at its last iteration.
 constexpr int kMaxContexts = 1 << kMaxIdleSets;
 
@@ -34,10 +38,11 @@ struct InstanceKind {
     std::vector<Cat> cats;  // per nest position (Any where not spatial)
     std::int64_t count = 1;
     // The predicates, each the steps where every loop of its set is at its last iteration: the
-    // kind is idle in any of them, or (shapeDim >= 0, then a single predicate) the tile of
-    // shapeDim is the residual one in it. The sets belong to different dimensions: disjoint.
+    // kind is idle in any of whenLast, and the tile of shapeDims[i] is the residual one in
+    // shapeSets[i]. The sets belong to different dimensions: disjoint.
     std::vector<std::vector<int>> whenLast;
-    int shapeDim = -1;
+    std::vector<int> shapeDims;
+    std::vector<std::vector<int>> shapeSets;
     bool neverBusy = false;           // idle in every step
     std::uint32_t alwaysSmall = 0;    // dimensions whose tile is the residual one in every step
     std::uint32_t mayBeResidual = ~std::uint32_t{0};  // per dimension, below the instance's own loops
@@ -47,7 +52,8 @@ struct InstanceKind {
         neverBusy = neverBusy || loops.empty();
         whenLast.push_back(std::move(loops));
     }
-    bool tooManyPredicates() const { return !neverBusy && static_cast<int>(whenLast.size()) > kMaxIdleSets; }
+    int predicates() const { return static_cast<int>(whenLast.size() + shapeSets.size()); }
+    bool tooManyPredicates() const { return !neverBusy && predicates() > kMaxIdleSets; }
 };
 
 // Where the predicates' loop sets sit among the temporal loops.
@@ -96,91 +102,34 @@ std::vector<Kind> enumerateKinds(const NestLayout& nest, int from, int to, bool 
     return kinds;
 }
 
-// Translation classes of the reuse rule over a list of translation vectors.
-struct TranslationTable {
-    int count = 0;
-    std::array<Vec, kMaxTranslations> vec;
-    std::array<int, kMaxTranslations> stateOf;  // 0 = a zero move that keeps the remembered one
-    std::array<bool, kMaxTranslations> zero;
-    int states = 1;
-
-    int add(const Vec& v, int nRanks, bool legacy)
-    {
-        const int t = count++;
-        vec[t] = v;
-        bool z = true;
-        for (int r = 0; r < nRanks; ++r) z = z && v[r] == 0;
-        zero[t] = z;
-        int same = -1;
-        for (int u = 0; u < t && same < 0; ++u)
-            if (vec[u] == v) same = u;
-        stateOf[t] = (z && !legacy) ? 0 : (same >= 0 ? stateOf[same] : states++);
-        return t;
-    }
-};
-
-std::int64_t boxWords(const Vec& ext, int nRanks)
-{
-    std::int64_t n = 1;
-    for (int r = 0; r < nRanks; ++r) n *= ext[r];
-    return n;
-}
-
-// Words of a tile of extents `cur` at base displacement d that a tile of extents `prev` at
-// displacement 0 already held.
-std::int64_t overlapWords(const Vec& prev, const Vec& cur, const Vec& d, int nRanks)
-{
-    std::int64_t n = 1;
-    for (int r = 0; r < nRanks; ++r) n *= std::max<std::int64_t>(0, std::min(prev[r], d[r] + cur[r]) - std::max<std::int64_t>(0, d[r]));
-    return n;
-}
-
-// Timeloop's translation between the two tiles: the rounded move of their centroids.
-Vec centroidMove(const Vec& prev, const Vec& cur, const Vec& d, int nRanks)
-{
-    Vec t{};
-    for (int r = 0; r < nRanks; ++r)
-        t[r] = static_cast<std::int64_t>(std::llround(static_cast<double>(2 * d[r] + cur[r] - prev[r]) / 2.0));
-    return t;
-}
-
 } // namespace
 
-bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
+StageDecline acceptsResidualContextStage(const StageFrame& f)
 {
-    const NestLayout& nest = *spec.nest;
-    const Workload& w = *spec.workload;
-    const int leafPos = nest.spatialBegin[spec.level];
-    const int boundary = nest.levelBegin[spec.level + 1];
-    const int nLoops = static_cast<int>(nest.loops.size());
-    if (nest.imperfectDims == 0 || leafPos > 64 || boundary - leafPos > kMaxLoops) return false;
-    std::uint32_t shapeDims = 0;  // dimensions whose remainders below make the children's tiles shrink
-    bool childRemainders = false; // remainders on the stage's own fanout: children of several kinds
-    for (int p = 0; p < nLoops; ++p) {
-        const NestLoop& l = nest.loops[p];
-        if (l.residual == l.bound) continue;
-        if (p < leafPos && !l.spatial()) return false;  // a temporal remainder above
-        if (p >= leafPos && p < boundary) childRemainders = true;
-        if (p >= boundary && !spec.macStage && w.dependsOn(spec.tensor, l.dim)) shapeDims |= 1u << l.dim;
-    }
-    for (int p = leafPos; p < boundary; ++p)
-        if ((shapeDims >> nest.loops[p].dim) & 1u) return false;  // children of different shapes
-    std::int64_t children = 1;
-    for (int p = leafPos; p < boundary; ++p) children *= nest.loops[p].bound;
+    if (f.nest->imperfectDims == 0) return StageDecline::NotApplicable;
+    if (f.temporalRemainderAbove) return StageDecline::TemporalRemainder;
+    if (f.shapeOnFanout) return StageDecline::ShapeOnFanout;
     // Children of several kinds are summed kind by kind: only when their tiles keep one shape,
-    // no links can form and no two kinds share an offset (checked below).
-    if (childRemainders && (shapeDims != 0 || (spec.options->linkTransfers && spec.linkStage && children > 1))) return false;
+    // no links can form and no two kinds share an offset (checked by the analysis).
+    if (f.childRemainders && f.shapeDims != 0) return StageDecline::ChildKindsAndShape;
+    if (f.childRemainders && f.linkCandidate) return StageDecline::ChildKindsAndLinks;
+    return StageDecline::None;
+}
 
-    // Temporal loops above the children.
-    std::array<int, kMaxLoops> temporal;
-    std::array<int, 64> temporalIndex{};  // nest position -> index in `temporal`
-    int k = 0;
-    for (int p = 0; p < leafPos; ++p) {
-        if (nest.loops[p].spatial()) continue;
-        if (k == kMaxLoops) return false;
-        temporalIndex[p] = k;
-        temporal[k++] = p;
-    }
+StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& out)
+{
+    const StageSpec& spec = *frame.spec;
+    const NestLayout& nest = *frame.nest;
+    const Workload& w = *frame.workload;
+    const int leafPos = frame.leafPos;
+    const int boundary = frame.boundary;
+    const std::uint32_t shapeDims = frame.shapeDims;
+    const bool childRemainders = frame.childRemainders;
+    const std::int64_t children = frame.children;
+    const int k = frame.k;
+    const auto& temporal = frame.temporal;
+    const auto& temporalIndex = frame.temporalIndex;
+    const auto& carry = frame.carry;
     auto temporalLoopsOf = [&](int dim, int above) {
         std::vector<int> v;
         for (int p = 0; p < above; ++p)
@@ -200,7 +149,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             const std::uint32_t bit = 1u << l.dim;
             if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit)) {
                 ik.addIdle(temporalLoopsOf(l.dim, q));
-                if (ik.tooManyPredicates()) return false;  // the walker's job
+                if (ik.tooManyPredicates()) return StageDecline::TooManyPredicates;
             }
             if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
         }
@@ -213,45 +162,31 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                 continue;
             }
             if (ik.neverBusy) continue;
-            if (!ik.whenLast.empty()) return false;  // two predicates: the walker's job
-            ik.shapeDim = d;
-            ik.whenLast.push_back(std::move(loops));
+            ik.shapeDims.push_back(d);
+            ik.shapeSets.push_back(std::move(loops));
+            if (ik.tooManyPredicates()) return StageDecline::TooManyPredicates;
         }
     }
     const std::vector<ChildKind> childKinds = enumerateKinds<ChildKind>(nest, leafPos, boundary, false);
 
-    const int nRanks = static_cast<int>(w.tensors[spec.tensor].ranks.size());
+    const int nRanks = frame.nRanks;
     const auto& steps = *spec.stepVectors;
-    std::array<Vec, kMaxLoops> carry;
-    {
-        Vec innerSpan{};
-        for (int j = k - 1; j >= 0; --j) {
-            const Vec& v = steps[temporal[j]];
-            carry[j] = Vec{};
-            for (int r = 0; r < nRanks; ++r) carry[j][r] = v[r] - innerSpan[r];
-            for (int r = 0; r < nRanks; ++r) innerSpan[r] += (nest.loops[temporal[j]].bound - 1) * v[r];
-        }
-    }
-    // Tile extents per rank when the dimensions in `small` are in their residual context.
-    auto extents = [&](std::uint32_t small) {
-        Vec ext{};
-        for (int r = 0; r < nRanks; ++r) {
-            ext[r] = 1;
-            for (const auto& term : w.tensors[spec.tensor].ranks[r])
-                ext[r] += term.coef * ((spec.macStage ? 1 : nest.innerExtent(boundary, term.dim, (small >> term.dim) & 1u)) - 1);
-        }
-        return ext;
-    };
-    if (spec.options->linkTransfers && spec.linkStage && children > 1) {
+    auto extents = [&](std::uint32_t small) { return frame.extents(small); };
+    if (frame.linkCandidate) {
         // (an idle block of several predicates ends with a carry plus several steps: not checked)
-        for (const InstanceKind& ik : instances)
-            if (!ik.neverBusy && ik.whenLast.size() > 1) return false;
+        for (const InstanceKind& ik : instances) {
+            if (!ik.neverBusy && ik.predicates() > 1) return StageDecline::LinksSeveralIdle;
+            // Where tiles change shape, the canonical deltas (slabs) of consecutive steps may
+            // match under other differences than the moves: any neighbour may then serve.
+            if (!ik.neverBusy && !ik.shapeDims.empty()) return StageDecline::LinksPossible;
+        }
         // Links need two mesh neighbours whose offsets differ by the move between two
         // consecutive busy steps (as in the perfect closed form): decline when that can happen.
+        // A move of nothing matters only to the MACs, or under the legacy rule (which delivers
+        // the same tile again: identical consecutive deltas).
         auto isMove = [&](const Vec& d) {
-            bool zero = true;
-            for (int r = 0; r < nRanks; ++r) zero = zero && d[r] == 0;
-            if (zero) return spec.macStage && k > 0;
+            if (frame.isZero(d) && spec.macStage && k > 0) return true;
+            if (frame.isZero(d) && !spec.options->legacyZeroTranslationRule) return false;
             for (int j = 0; j < k; ++j) {
                 if (carry[j] == d) return true;
                 for (int i = 0; i < k; ++i) {  // an idle block's exit: a carry plus one step
@@ -262,11 +197,8 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             }
             return false;
         };
-        if (anyNeighbourDifference(spec, leafPos, boundary, nRanks, isMove)) return false;
+        if (frame.anyNeighbourDifference(isMove)) return StageDecline::LinksPossible;
     }
-    std::int64_t allSteps = 1;
-    for (int j = 0; j < k; ++j) allSteps *= nest.loops[temporal[j]].bound;
-    const std::int64_t groups = distinctOffsets(spec, leafPos, boundary, nRanks);
     const bool legacy = spec.options->legacyZeroTranslationRule;
 
     // Composes the sweeps of the temporal loops, innermost first, under predicates over the
@@ -275,13 +207,19 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
     // predicate holds in a step when its bit is set and no loop of its set lies further in (they
     // all sit at index 0 in the first step of a sweep, at their last index in its last step).
     // carryInto(j, before, after) is the transform of a carry of loop j from an iteration in
-    // context `before` into one in context `after`. Returns the transform of the whole nest.
+    // context `before` into one in context `after`. Returns the words the whole nest moves after
+    // its first step, from the empty reuse state.
     auto composeNest = [&](const LoopSets& sets, auto&& carryInto, int n) {
         const int contexts = 1 << sets.count;
         const auto& setOf = sets.setOf;
-        std::array<ContextTransform, kMaxContexts> sweep, next;  // per context: the sub-nest from loop j inward
-        for (int c = 0; c < contexts; ++c) sweep[c] = ContextTransform::identity(n);
+        // Per context: the sub-nest from loop j inward. Two buffers used in turn: the transforms
+        // are large (sized for the most translations), so they are never swapped or copied whole.
+        thread_local std::array<std::array<ContextTransform, kMaxContexts>, 2> buffers;
+        int cur = 0;
+        for (int c = 0; c < contexts; ++c) buffers[cur][c] = ContextTransform::identity(n);
         for (int j = k - 1; j >= 0; --j) {
+            const auto& sweep = buffers[cur];
+            auto& next = buffers[1 - cur];
             const std::int64_t trips = nest.loops[temporal[j]].bound;
             for (int c = 0; c < contexts; ++c) {
                 if (setOf[j] < 0) {
@@ -292,117 +230,126 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                     next[c] = sweep[c0].then(g.power(trips - 2)).then(carryInto(j, c0, c).then(sweep[c]));
                 }
             }
-            std::swap(sweep, next);
+            cur = 1 - cur;
         }
-        return sweep[contexts - 1];
+        return buffers[cur][contexts - 1].cost[0];
     };
     // The reuse rule on a move of translation class m delivering `words` (whole: the full tile).
-    auto reuseStep = [&](const TranslationTable& tt, int s, int m, std::int64_t words, std::int64_t whole) {
-        if (tt.zero[m] && !legacy) return std::pair<int, std::int64_t>{s, words};
-        if (s == 0 || s == tt.stateOf[m]) return std::pair<int, std::int64_t>{tt.stateOf[m], words};
-        return std::pair<int, std::int64_t>{0, whole};
-    };
 
-    struct Figures {
-        std::int64_t moved = 0, active = 0, maxTile = 0;
-    };
-    // Idle predicates (or none): a kind's busy steps all hold full tiles. Moving into a busy step
-    // after idle ones starts from the last busy step, where the innermost loop of each predicate
-    // in force was one short of its last index and every other loop inside at its last.
-    auto idleFigures = [&](const InstanceKind& ik) -> std::optional<Figures> {
+    using Figures = ChildFigures;
+    // The figures of one kind: its busy steps are those outside every idle predicate; its tile is
+    // the residual one in the dimensions whose shape predicates hold. The reuse state machine
+    // gains the shape of the last busy tile (which shape predicates held). Moving into a busy
+    // step after idle ones starts from the last busy step, where the innermost loop of each
+    // idle predicate in force was one short of its last index and every other loop inside at its last.
+    auto kindFigures = [&](const InstanceKind& ik) -> std::optional<Figures> {
         Figures f;
-        const LoopSets sets(ik.whenLast);
-        const int nSets = sets.count;
-        // Busy steps by inclusion-exclusion over the predicates (their loop sets are disjoint).
-        for (int T = 0; T < (1 << nSets); ++T) {
+        thread_local std::vector<std::vector<int>> setList;
+        setList.assign(ik.whenLast.begin(), ik.whenLast.end());  // the idle sets first, then the shape sets
+        setList.insert(setList.end(), ik.shapeSets.begin(), ik.shapeSets.end());
+        const LoopSets sets(setList);
+        const int nIdle = static_cast<int>(ik.whenLast.size());
+        const int nShape = static_cast<int>(ik.shapeSets.size());
+        const std::uint32_t idleBits = (1u << nIdle) - 1;
+        // Busy steps by inclusion-exclusion over the idle predicates (their loop sets are disjoint).
+        for (int T = 0; T < (1 << nIdle); ++T) {
             std::int64_t stepsInAll = 1;
-            for (int j = 0; j < k; ++j)
-                if (sets.setOf[j] < 0 || !((T >> sets.setOf[j]) & 1)) stepsInAll *= nest.loops[temporal[j]].bound;
+            for (int j = 0; j < k; ++j) {
+                const int set = sets.setOf[j];
+                if (set < 0 || set >= nIdle || !((T >> set) & 1)) stepsInAll *= nest.loops[temporal[j]].bound;
+            }
             f.active += (std::popcount(static_cast<unsigned>(T)) % 2 ? -1 : 1) * stepsInAll;
         }
-        const Vec full = extents(ik.alwaysSmall);
-        const std::int64_t fullWords = boxWords(full, nRanks);
-        f.maxTile = fullWords;
+        // Tile extents per subset of the shape predicates holding.
+        const int shapes = 1 << nShape;
+        std::array<Vec, kMaxContexts> ext;
+        std::array<std::int64_t, kMaxContexts> words;
+        for (int m = 0; m < shapes; ++m) {
+            std::uint32_t small = ik.alwaysSmall;
+            for (int i = 0; i < nShape; ++i)
+                if ((m >> i) & 1) small |= 1u << ik.shapeDims[static_cast<std::size_t>(i)];
+            ext[m] = extents(small);
+            words[m] = boxWords(ext[m], nRanks);
+            f.maxTile = std::max(f.maxTile, words[m]);  // every subset holds in some busy step
+        }
+        const std::int64_t fullWords = words[0];
         if (spec.macStage) {
             f.moved = f.active;  // every busy step reads its operand
             return f;
         }
         const auto& inner = sets.inside;
-        TranslationTable tt;
-        std::array<std::array<int, kMaxContexts>, kMaxLoops> moveOf{};
-        std::array<std::array<std::int64_t, kMaxContexts>, kMaxLoops> diffWords{};
+        TranslationTable<kMaxTranslations> tt;
+        // [loop][idle predicates in force before][previous shape][next shape]
+        using PerShapes = std::array<std::array<int, kMaxContexts>, kMaxContexts>;
+        using WordsPerShapes = std::array<std::array<std::int64_t, kMaxContexts>, kMaxContexts>;
+        thread_local std::array<std::array<PerShapes, kMaxContexts>, kMaxLoops> moveOf;
+        thread_local std::array<std::array<WordsPerShapes, kMaxContexts>, kMaxLoops> diffWords;
         for (int j = 0; j < k; ++j)
-            for (std::uint32_t before = 0; before < (1u << nSets); ++before) {
+            for (std::uint32_t before = 0; before <= idleBits; ++before) {
                 if ((before & ~inner[j]) != 0) continue;  // then the next step is idle as well
-                if (tt.count == kMaxTranslations) return std::nullopt;
                 Vec d = carry[j];
-                for (int i = 0; i < nSets; ++i)
+                for (int i = 0; i < nIdle; ++i)
                     if ((before >> i) & 1u)
                         for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[sets.innermost[i]]][r];
-                moveOf[j][before] = tt.add(d, nRanks, legacy);
-                diffWords[j][before] = fullWords - overlapWords(full, full, d, nRanks);
+                for (int b = 0; b < shapes; ++b)
+                    for (int c = 0; c < shapes; ++c) {
+                        const Vec& prevExt = ext[b];
+                        const Vec& curExt = ext[c];
+                        const Vec move = nShape > 0 ? centroidMove(prevExt, curExt, d, nRanks) : d;
+                        const int m = tt.find(move, nRanks);
+                        if (m < 0 && tt.count == kMaxTranslations) return std::nullopt;
+                        moveOf[j][before][b][c] = m >= 0 ? m : tt.add(move, nRanks, legacy);
+                        diffWords[j][before][b][c] = boxWords(curExt, nRanks) - overlapWords(prevExt, curExt, d, nRanks);
+                    }
             }
-        const int n = tt.states;
+        const int n = shapes * tt.states;  // reuse state s and the last busy tile's shape b -> shapes * s + b
+        if (n > kMaxContextStates) return std::nullopt;
         auto carryInto = [&](int j, int before, int after) {
-            ContextTransform t = ContextTransform::identity(n);  // into an idle step: nothing moves
-            if ((static_cast<std::uint32_t>(after) & ~inner[j]) != 0) return t;
-            const int m = moveOf[j][before];
-            for (int s = 0; s < n; ++s) {
-                const auto [to, words] = reuseStep(tt, s, m, diffWords[j][before], fullWords);
-                t.next[s] = static_cast<std::uint16_t>(to);
-                t.cost[s] = words;
-            }
-            return t;
-        };
-        // The first step is busy: every loop of every set is at index 0 then.
-        f.moved = fullWords + composeNest(sets, carryInto, n).cost[0];
-        return f;
-    };
-    // A shape predicate: the reuse state gains one bit, "the last tile was the small one".
-    auto shapeFigures = [&](const InstanceKind& ik) {
-        Figures f;
-        f.active = allSteps;
-        const Vec full = extents(ik.alwaysSmall);
-        const Vec small = extents(ik.alwaysSmall | (1u << ik.shapeDim));
-        const std::int64_t fullWords = boxWords(full, nRanks), smallWords = boxWords(small, nRanks);
-        f.maxTile = std::max(fullWords, smallWords);
-        if (spec.macStage) {
-            f.moved = f.active;
-            return f;
-        }
-        const LoopSets sets(ik.whenLast);
-        const auto& inner = sets.inside;
-        TranslationTable tt;
-        std::array<std::array<std::array<int, 2>, 2>, kMaxLoops> moveOf{};  // [loop][previous small][next small]
-        std::array<std::array<std::array<std::int64_t, 2>, 2>, kMaxLoops> diffWords{};
-        for (int j = 0; j < k; ++j)
-            for (int b = 0; b < 2; ++b)
-                for (int c = 0; c < 2; ++c) {
-                    const Vec& prevExt = b ? small : full;
-                    const Vec& curExt = c ? small : full;
-                    moveOf[j][b][c] = tt.add(centroidMove(prevExt, curExt, carry[j], nRanks), nRanks, legacy);
-                    diffWords[j][b][c] = boxWords(curExt, nRanks) - overlapWords(prevExt, curExt, carry[j], nRanks);
-                }
-        const int n = 2 * tt.states;  // reuse state s and the bit b -> 2s + b
-        auto carryInto = [&](int j, int, int after) {
-            const int c = (static_cast<std::uint32_t>(after) & ~inner[j]) != 0 ? 1 : 0;  // into a small tile
+            const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
+            if ((a & idleBits) != 0) return ContextTransform::identity(n);  // into an idle step: nothing moves
+            const int c = static_cast<int>(a >> nIdle);  // the shape predicates holding in the next step
+            const std::uint32_t bi = static_cast<std::uint32_t>(before) & idleBits;
             ContextTransform t;
             t.n = n;
             for (int s = 0; s < tt.states; ++s)
-                for (int b = 0; b < 2; ++b) {
-                    const int m = moveOf[j][b][c];
-                    const auto [to, words] = reuseStep(tt, s, m, diffWords[j][b][c], c ? smallWords : fullWords);
-                    t.next[2 * s + b] = static_cast<std::uint16_t>(2 * to + c);
-                    t.cost[2 * s + b] = words;
+                for (int b = 0; b < shapes; ++b) {
+                    const int m = moveOf[j][bi][b][c];
+                    const auto [to, moved] = tt.reuse(s, m, diffWords[j][bi][b][c], words[c], legacy);
+                    t.next[shapes * s + b] = static_cast<std::uint16_t>(shapes * to + c);
+                    t.cost[shapes * s + b] = moved;
                 }
             return t;
         };
-        // The first step is full-sized: every loop of the set is at index 0 then.
-        f.moved = fullWords + composeNest(sets, carryInto, n).cost[0];
+        // The first step is busy and full-sized: every loop of every set is at index 0 then.
+        f.moved = fullWords + composeNest(sets, carryInto, n);
         return f;
     };
+    // Kinds of instance (and child) with the same predicates and residual dimensions see the same
+    // figures (often dozens of kinds share a few): each distinct set is analysed once per stage.
+    struct FiguresKey {
+        std::array<std::uint32_t, kMaxIdleSets + 1> sets{};  // loop masks of the predicates, sorted
+        std::uint32_t shapeDims = 0;
+        std::uint32_t alwaysSmall = 0;
+        bool operator==(const FiguresKey&) const = default;
+    };
+    thread_local std::vector<std::pair<FiguresKey, std::optional<Figures>>> known;
+    known.clear();
     auto figuresOf = [&](const InstanceKind& ik) -> std::optional<Figures> {
-        return ik.shapeDim >= 0 ? shapeFigures(ik) : idleFigures(ik);
+        FiguresKey key;
+        for (int d : ik.shapeDims) key.shapeDims |= 1u << d;
+        key.alwaysSmall = ik.alwaysSmall;
+        const std::size_t nSets = std::min(ik.whenLast.size(), key.sets.size());
+        for (std::size_t i = 0; i < nSets; ++i) {
+            std::uint32_t mask = 0;
+            for (int j : ik.whenLast[i]) mask |= 1u << j;
+            std::size_t at = i;  // insertion sort: a handful of sets
+            for (; at > 0 && key.sets[at - 1] > mask; --at) key.sets[at] = key.sets[at - 1];
+            key.sets[at] = mask;
+        }
+        for (const auto& [k2, figures] : known)
+            if (k2 == key) return figures;
+        known.push_back({key, kindFigures(ik)});
+        return known.back().second;
     };
 
     if (childRemainders) {
@@ -410,28 +357,21 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         // can equal one of another, and the parent's accesses are sums over kinds.
         const int nChildLoops = boundary - leafPos;
         std::vector<std::pair<Vec, int>> placed;
-        std::array<std::int64_t, kMaxLoops> idx{};
         std::vector<Cat> cats(static_cast<std::size_t>(nChildLoops));
-        for (std::int64_t c = 0; c < children; ++c) {
-            Vec off{};
+        frame.forEachChild([&](std::int64_t, const Vec& off, std::int64_t, std::int64_t, const auto& idx) {
             for (int i = 0; i < nChildLoops; ++i) {
                 const NestLoop& l = nest.loops[leafPos + i];
-                for (int r = 0; r < nRanks; ++r) off[r] += idx[i] * steps[leafPos + i][r];
                 cats[i] = nest.dimImperfect(l.dim) ? walker::categorize(idx[i], l.bound, l.residual) : Cat::Any;
             }
             int kind = 0;
             while (childKinds[kind].cats != cats) ++kind;
             placed.push_back({off, kind});
-            for (int i = nChildLoops; i-- > 0;) {
-                if (++idx[i] < nest.loops[leafPos + i].bound) break;
-                idx[i] = 0;
-            }
-        }
+        });
         std::sort(placed.begin(), placed.end());
         placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
         std::vector<std::int64_t> groups(childKinds.size(), 0);  // distinct offsets per kind
         for (std::size_t i = 0; i < placed.size(); ++i) {
-            if (i > 0 && placed[i].first == placed[i - 1].first) return false;  // two kinds share an offset
+            if (i > 0 && placed[i].first == placed[i - 1].first) return StageDecline::ChildKindsShareOffset;
             ++groups[static_cast<std::size_t>(placed[i].second)];
         }
         // Each (instance kind, child kind) pair with its predicates.
@@ -446,7 +386,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                     const std::uint32_t bit = 1u << l.dim;
                     if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit) && !kk.neverBusy) {
                         kk.addIdle(temporalLoopsOf(l.dim, leafPos));
-                        if (kk.tooManyPredicates()) return false;
+                        if (kk.tooManyPredicates()) return StageDecline::TooManyPredicates;
                     }
                     if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
                 }
@@ -454,9 +394,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             }
         clearStageResult(out);
         for (std::size_t i = 0; i < instances.size(); ++i) {
-            Signature isig;
-            for (int p = 0; p < leafPos; ++p)
-                if (nest.loops[p].spatial()) isig.push_back(static_cast<std::uint8_t>(instances[i].cats[p]));
+            const Signature isig = instanceSignature(frame, instances[i].cats);
             std::int64_t accesses = 0, weighted = 0, macs = 0;
             bool used = false;
             for (std::size_t c = 0; c < childKinds.size(); ++c) {
@@ -466,26 +404,19 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
                 const std::optional<Figures> figures = figuresOf(kk);
                 if (!figures) {
                     clearStageResult(out);
-                    return false;
+                    return StageDecline::Capacity;
                 }
-                const Figures& f = *figures;
-                accesses += groups[c] * f.moved;
-                weighted += childKinds[c].count * f.moved;
-                macs += childKinds[c].count * f.active;
-                StageChildResult cr;
-                cr.signature = isig;
-                for (Cat cat : childKinds[c].cats) cr.signature.push_back(static_cast<std::uint8_t>(cat));
-                cr.count = instances[i].count * childKinds[c].count;
-                cr.perParent = childKinds[c].count;
-                cr.received = f.moved;
-                cr.activeSteps = f.active;
-                cr.maxTile = f.maxTile;
-                cr.everActive = true;
+                const Figures& fig = *figures;
+                accesses += groups[c] * fig.moved;
+                weighted += childKinds[c].count * fig.moved;
+                macs += childKinds[c].count * fig.active;
+                std::int64_t distinct = 0;
                 if (spec.needDistinct) {
                     const ChildPlace place{leafPos, boundary, spec.macStage, &instances[i].cats, &childKinds[c].cats};
-                    cr.distinctWords = childDistinctWords(w, nest, spec.tensor, place);
+                    distinct = childDistinctWords(w, nest, spec.tensor, place);
                 }
-                out.children.push_back(cr);
+                appendChild(out, childSignature(isig, childKinds[c].cats), instances[i].count * childKinds[c].count,
+                            childKinds[c].count, fig, distinct);
             }
             if (!used) continue;
             out.instances.push_back({isig, instances[i].count, accesses, weighted});
@@ -493,7 +424,7 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
             out.weighted += instances[i].count * weighted;
             if (spec.macStage) out.macs += instances[i].count * macs;
         }
-        return true;
+        return StageDecline::None;
     }
 
     clearStageResult(out);
@@ -502,35 +433,26 @@ bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out)
         const std::optional<Figures> figures = figuresOf(ik);
         if (!figures) {
             clearStageResult(out);
-            return false;
+            return StageDecline::Capacity;
         }
-        const Figures& f = *figures;
-        Signature isig;
-        for (int p = 0; p < leafPos; ++p)
-            if (nest.loops[p].spatial()) isig.push_back(static_cast<std::uint8_t>(ik.cats[p]));
-        const std::int64_t accesses = groups * f.moved, weighted = children * f.moved;
+        const Figures& fig = *figures;
+        const Signature isig = instanceSignature(frame, ik.cats);
+        const std::int64_t groups = frame.groups();
+        const std::int64_t accesses = groups * fig.moved, weighted = children * fig.moved;
         out.instances.push_back({isig, ik.count, accesses, weighted});
         out.parentAccesses += ik.count * accesses;
         out.weighted += ik.count * weighted;
-        if (spec.macStage) out.macs += ik.count * children * f.active;
+        if (spec.macStage) out.macs += ik.count * children * fig.active;
         for (const ChildKind& ck : childKinds) {
-            StageChildResult c;
-            c.signature = isig;
-            for (Cat cat : ck.cats) c.signature.push_back(static_cast<std::uint8_t>(cat));
-            c.count = ik.count * ck.count;
-            c.perParent = ck.count;
-            c.received = f.moved;
-            c.activeSteps = f.active;
-            c.maxTile = f.maxTile;
-            c.everActive = true;
+            std::int64_t distinct = 0;
             if (spec.needDistinct) {
                 const ChildPlace place{leafPos, boundary, spec.macStage, &ik.cats, &ck.cats};
-                c.distinctWords = childDistinctWords(w, nest, spec.tensor, place);
+                distinct = childDistinctWords(w, nest, spec.tensor, place);
             }
-            out.children.push_back(c);
+            appendChild(out, childSignature(isig, ck.cats), ik.count * ck.count, ck.count, fig, distinct);
         }
     }
-    return true;
+    return StageDecline::None;
 }
 
 } // namespace nestor::model

@@ -1,22 +1,28 @@
 #pragma once
 // Closed-form stage analysis for nests whose only imperfect factors sit on spatial loops
-// (Ruby-S) and not on the stage's own fanout. A dimension is in its residual context when every
-// loop of it above is at its last iteration; with perfect temporal loops that is a predicate
-// "these temporal loops are all at their last iteration". It matters to a stage in two ways:
-//   - an instance whose index lies beyond a spatial loop's residual sits out those steps (idle);
+// (Ruby-S). A dimension is in its residual context when every loop of it above is at its last
+// iteration; with perfect temporal loops that is a predicate "these temporal loops are all at
+// their last iteration". It matters to a stage in two ways:
+//   - an instance (or child) whose index lies beyond a spatial loop's residual sits out those
+//     steps (idle);
 //   - a remainder below the children shrinks their tile in those steps (shape).
-// Per kind of instance at most one such predicate may matter (else the walker handles it). The
-// reuse state machine gains one bit: "idle since the last active step" or "the last tile was
-// the small one". The predicate's steps form whole last iterations of its innermost loop, so
-// every move between the two modes is a carry of one loop, plus one step of that innermost
-// loop when an idle block ends; all translations and overlaps are known in advance.
-// Declines (returns false) otherwise: temporal remainders, remainders on the stage's fanout,
-// two predicates for one kind of instance, children of different shapes, or mesh neighbours
-// placed so that link transfers could occur.
-#include "model/StageAnalysis.h"
+// Per kind of instance (and child) up to three predicates, idle ones (their union is the idle
+// steps) and shape ones (the tile of each dimension whose predicate holds is the residual one).
+// The reuse state machine gains the shape of the last busy tile and, through the contexts, the
+// idle predicates in force. The predicates' steps
+// form whole last iterations of their innermost loops, so every move between modes is a carry
+// of one loop, plus one step of each predicate's innermost loop when an idle block ends; all
+// translations and overlaps are known in advance. Children of several kinds (remainders on the
+// fanout) are summed kind by kind when no two kinds share an offset.
+// Declines (see StageDecline): temporal remainders, children of different shapes, more than
+// three predicates, child kinds with shape changes, links or shared offsets, several predicates
+// where links are possible, and mesh neighbours placed so that link transfers could occur.
+#include "model/StageFrame.h"
+#include "model/StageDecline.h"
 
 namespace nestor::model {
 
-bool analyzeResidualContextStage(const StageSpec& spec, StageResult& out);
+StageDecline acceptsResidualContextStage(const StageFrame& frame);
+StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& out);
 
 } // namespace nestor::model

@@ -2,6 +2,7 @@
 // The reuse rule's effect over a stretch of steps, as a small state machine: per starting state,
 // the state after the stretch and the words moved. Sweeps of loops compose (then) and repeat
 // (power); the closed-form stage analyses are built from them.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -17,6 +18,17 @@ struct TransformOf {
     int n = 0;
     std::array<std::uint16_t, Capacity> next;  // only [0, n) is meaningful
     std::array<std::int64_t, Capacity> cost;
+
+    // Copies move only the n meaningful entries: the capacity is sized for the largest machines
+    // (kilobytes) while most have a handful of states, and the closed forms copy transforms a lot.
+    TransformOf() = default;
+    TransformOf(const TransformOf& o) : n(o.n) { copyFrom(o); }
+    TransformOf& operator=(const TransformOf& o)
+    {
+        n = o.n;
+        copyFrom(o);
+        return *this;
+    }
 
     static Transform identity(int n)
     {
@@ -81,6 +93,13 @@ struct TransformOf {
             r.cost[s0] = c;
         }
         return r;
+    }
+
+private:
+    void copyFrom(const TransformOf& o)
+    {
+        std::copy_n(o.next.begin(), n, next.begin());
+        std::copy_n(o.cost.begin(), n, cost.begin());
     }
 };
 } // namespace nestor::model

@@ -1,20 +1,27 @@
 #include "model/StageAnalysis.h"
 
-#include "model/ResidualContextStage.h"
-#include "model/PerfectStage.h"
+#include "model/ClosedStageForms.h"
 #include "model/StageWalker.h"
+
+#include <string>
 
 namespace nestor::model {
 
 std::vector<Vec> projectSteps(const Workload& w, const NestLayout& nest, int tensor)
 {
-    std::vector<Vec> out(nest.loops.size());
+    std::vector<Vec> out;
+    projectSteps(w, nest, tensor, out);
+    return out;
+}
+
+void projectSteps(const Workload& w, const NestLayout& nest, int tensor, std::vector<Vec>& out)
+{
+    out.assign(nest.loops.size(), Vec{});
     const auto& ranks = w.tensors[tensor].ranks;
     for (std::size_t p = 0; p < nest.loops.size(); ++p)
         for (std::size_t r = 0; r < ranks.size(); ++r)
             for (const auto& term : ranks[r])
                 if (term.dim == nest.loops[p].dim) out[p][r] += term.coef * nest.loops[p].stride;
-    return out;
 }
 
 StageSpec stageSpecFor(const Workload& w, const Mapping& m, const NestLayout& nest, const std::vector<Vec>& steps,
@@ -52,9 +59,43 @@ void clearStageResult(StageResult& r)
 
 void analyzeStage(const StageSpec& spec, StageResult& out)
 {
-    if (analyzePerfectStage(spec, out)) return;
-    if (analyzeResidualContextStage(spec, out)) return;
+    StageStatistics* stats = stageStatistics();
+    StageDecline why = StageDecline::Capacity;  // the frame's tables are too small
+    StageFrame frame;
+    if (buildStageFrame(spec, frame)) {
+        why = StageDecline::NotApplicable;
+        const auto forms = closedStageForms();
+        for (std::size_t i = 0; i < forms.size(); ++i) {
+            StageDecline d = forms[i].accepts(frame);
+            if (d == StageDecline::None) d = forms[i].analyze(frame, out);
+            if (d == StageDecline::None) {
+                if (stats) stats->byForm[i].fetch_add(1, std::memory_order_relaxed);
+                return;
+            }
+            if (d != StageDecline::NotApplicable) why = d;  // the most specific reason: a later form's
+        }
+    }
+    if (stats) stats->walkedBecause[static_cast<int>(why)].fetch_add(1, std::memory_order_relaxed);
     walkStage(spec, out);
+}
+
+std::string stageStatisticsText()
+{
+    StageStatistics* stats = stageStatistics();
+    if (!stats) return "not counted";
+    std::string t;
+    const auto forms = closedStageForms();
+    for (std::size_t i = 0; i < forms.size(); ++i)
+        t += std::string(forms[i].name) + " " + std::to_string(stats->byForm[i].load(std::memory_order_relaxed)) + ", ";
+    std::int64_t walked = 0;
+    for (const auto& c : stats->walkedBecause) walked += c.load(std::memory_order_relaxed);
+    t += "walker " + std::to_string(walked);
+    std::string reasons;
+    for (int d = 0; d < static_cast<int>(StageDecline::Count); ++d) {
+        const std::int64_t n = stats->walkedBecause[d].load(std::memory_order_relaxed);
+        if (n > 0) reasons += std::string(reasons.empty() ? " (" : "; ") + stageDeclineName(static_cast<StageDecline>(d)) + " " + std::to_string(n);
+    }
+    return reasons.empty() ? t : t + reasons + ")";
 }
 
 StageResult analyzeStage(const StageSpec& spec)

@@ -6,11 +6,13 @@
 // children of each instance (multicast / spatial reduction) and finds link transfers.
 #include "model/Model.h"
 #include "model/NestLayout.h"
+#include "model/StageDecline.h"
 #include "model/TileGeometry.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace nestor::model {
@@ -107,8 +109,12 @@ void clearStageResult(StageResult& r);
 
 // Per nest loop, the move of one iteration projected onto the ranks of tensor t.
 std::vector<Vec> projectSteps(const Workload& w, const NestLayout& nest, int tensor);
+void projectSteps(const Workload& w, const NestLayout& nest, int tensor, std::vector<Vec>& out);  // into out
 
 StageResult analyzeStage(const StageSpec& spec);
+
+// Which analysis took the stages since countStageAnalyses(true), in one line; "not counted" while off.
+std::string stageStatisticsText();
 // Same, into `out` (reusing its storage).
 void analyzeStage(const StageSpec& spec, StageResult& out);
 

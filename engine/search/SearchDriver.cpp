@@ -76,6 +76,7 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
     };
     Mapping m;                     // scratch, reused from one candidate to the next
     Evaluation ev;
+    std::vector<double> mv;        // the candidate's metrics (scratch as well)
     // Shared counters are bumped in batches: one atomic add per candidate from every thread
     // would keep their cache line bouncing between cores.
     constexpr std::int64_t kFlushEvery = 64;
@@ -104,7 +105,7 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
             ++unflushedValid;
             invalidStreak = 0;
             keepFor(ev);
-            std::vector<double> mv = metricValues(opt.metrics, ev);
+            metricValues(opt.metrics, ev, mv);
             cost = std::log(std::max(mv.front(), 1e-300));
             improved = !out.found || isBetter(mv, out.metrics, opt.tieTolerance);
             if (improved) {
@@ -123,7 +124,7 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
                 out.point = p;
                 out.mapping = m;
                 out.evaluation = ev;
-                out.metrics = std::move(mv);
+                out.metrics = mv;
             } else {
                 ++nonImproving;
             }

@@ -71,9 +71,14 @@ double metricValue(SearchMetric m, const Evaluation& ev)
 std::vector<double> metricValues(const std::vector<SearchMetric>& ms, const Evaluation& ev)
 {
     std::vector<double> v;
-    v.reserve(ms.size());
-    for (SearchMetric m : ms) v.push_back(metricValue(m, ev));
+    metricValues(ms, ev, v);
     return v;
+}
+
+void metricValues(const std::vector<SearchMetric>& ms, const Evaluation& ev, std::vector<double>& out)
+{
+    out.resize(ms.size());
+    for (std::size_t i = 0; i < ms.size(); ++i) out[i] = metricValue(ms[i], ev);
 }
 
 bool isBetter(const std::vector<double>& c, const std::vector<double>& inc, double tol)

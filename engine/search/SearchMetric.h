@@ -22,6 +22,8 @@ std::vector<SearchMetric> parseSearchMetrics(const std::string& commaSeparated);
 // tensors at the outermost level (the backing store).
 double metricValue(SearchMetric m, const Evaluation& ev);
 std::vector<double> metricValues(const std::vector<SearchMetric>& ms, const Evaluation& ev);
+// Same, into `out` (its storage reused: the search calls this once per valid candidate).
+void metricValues(const std::vector<SearchMetric>& ms, const Evaluation& ev, std::vector<double>& out);
 
 constexpr double kDefaultTieTolerance = 0.001;
 

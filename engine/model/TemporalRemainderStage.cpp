@@ -1,0 +1,466 @@
+#include "model/TemporalRemainderStage.h"
+
+#include "model/ChildPartition.h"
+#include "model/ReuseGeometry.h"
+#include "model/ReuseTransform.h"
+#include "model/SpatialCategory.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace nestor::model {
+namespace {
+
+using walker::Cat;
+
+constexpr int kMaxBits = 6;  // context dimensions
+constexpr int kMaxContexts = 1 << kMaxBits;
+constexpr int kMaxShapeDims = 3;
+constexpr int kMaxShapes = 1 << kMaxShapeDims;
+constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children and their fanout (as the frame allows), and the leaf
+// Distinct translations (at most two per loop and context: into a non-last or the last iteration).
+constexpr int kMaxTranslations = 160;
+using Transform = TransformOf<kMaxTranslations + 1>;
+
+// A sweep of the loops from one position inward, in one context, for one kind of instance:
+// what follows from the loops alone. Positions are relative to the sweep's first step.
+struct Sweep {
+    Vec span{};               // translation from its first step to its last (busy or not)
+    bool busy = true;         // the instance works in some step of it
+    Vec firstPos{}, lastPos{};  // positions of its first and last busy steps
+    std::int64_t steps = 1;   // busy steps
+    std::uint8_t first = 0;   // tile shape (which shape dimensions are residual) of its first busy step
+    std::uint8_t last = 0;    // ... and of its last
+    std::uint8_t seen = 0;    // every shape some busy step has (bit per shape)
+};
+
+struct Kind {
+    std::vector<Cat> cats;
+    std::int64_t count = 1;
+};
+
+// Every combination of categories over the spatial loops in [from, to), as the walker forms them.
+void enumerateKinds(const NestLayout& nest, int from, int to, bool perPosition, std::vector<Kind>& kinds)
+{
+    kinds.assign(1, Kind{});
+    if (perPosition) kinds[0].cats.assign(nest.loops.size(), Cat::Any);
+    thread_local std::vector<Kind> next;
+    for (int p = from; p < to; ++p) {
+        const NestLoop& l = nest.loops[p];
+        if (!l.spatial()) continue;
+        next.clear();
+        for (const Kind& k : kinds)
+            for (const auto& [cat, n] : walker::categoriesOf(l, nest.dimImperfect(l.dim))) {
+                Kind x = k;
+                if (perPosition) x.cats[static_cast<std::size_t>(p)] = cat;
+                else x.cats.push_back(cat);
+                x.count *= n;
+                next.push_back(std::move(x));
+            }
+        kinds.swap(next);
+    }
+}
+
+class TemporalRemainderAnalysis {
+public:
+    // Binds the analysis to a stage and assigns the context bits and tile shapes; Capacity when
+    // there are too many.
+    StageDecline prepare(const StageFrame& f)
+    {
+        f_ = &f;
+        nBits_ = nShape_ = 0;
+        bitOf_.fill(-1);
+        end_ = f.childRemainders ? f.boundary : f.leafPos;  // with child remainders the fanout is swept too
+        for (int p = 0; p < end_; ++p) {  // remainders above: temporal (trips) and spatial (idle instances or children)
+            const NestLoop& l = f_->nest->loops[p];
+            if (l.residual != l.bound && bitOf_[l.dim] < 0) bitOf_[l.dim] = nBits_++;
+        }
+        for (int d = 0; d < 32; ++d) {
+            if (!((f_->shapeDims >> d) & 1u)) continue;
+            if (bitOf_[d] < 0) bitOf_[d] = nBits_++;
+            if (nShape_ == kMaxShapeDims) return StageDecline::Capacity;
+            shapeDim_[nShape_++] = d;
+        }
+        if (nBits_ > kMaxBits) return StageDecline::Capacity;
+        // Per position, the bits that matter from there inward (a remainder there or below, or a
+        // shape dimension) and, of those, the ones some loop above may have cleared: only these
+        // vary, the others stay set. Contexts are kept in this canonical form.
+        const int leafPos = end_;
+        std::uint32_t shapeBits = 0;
+        for (int i = 0; i < nShape_; ++i) shapeBits |= 1u << bitOf_[shapeDim_[i]];
+        relevant_[leafPos] = shapeBits;
+        for (int p = leafPos - 1; p >= 0; --p) {
+            const NestLoop& l = f_->nest->loops[p];
+            relevant_[p] = relevant_[p + 1] | (l.residual != l.bound ? 1u << bitOf_[l.dim] : 0u);
+        }
+        std::uint32_t seenAbove = 0;
+        for (int p = 0; p <= leafPos; ++p) {
+            free_[p] = relevant_[p] & seenAbove;
+            fixed_[p] = relevant_[p] & ~seenAbove;
+            if (p < leafPos && bitOf_[f_->nest->loops[p].dim] >= 0) seenAbove |= 1u << bitOf_[f_->nest->loops[p].dim];
+        }
+        for (int m = 0; m < (1 << nShape_); ++m) {
+            std::uint32_t small = 0;
+            for (int i = 0; i < nShape_; ++i)
+                if ((m >> i) & 1) small |= 1u << shapeDim_[i];
+            ext_[m] = f_->extents(small);
+            words_[m] = boxWords(ext_[m], f_->nRanks);
+        }
+        return StageDecline::None;
+    }
+
+    // The figures of one kind of instance (its category in each spatial loop above the children)
+    // and, with remainders on the fanout, of one kind of child (its category in each fanout
+    // loop); Capacity or LinksPossible when declining. A kind never busy has out.active == 0.
+    StageDecline figures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out)
+    {
+        const int leafPos = end_;  // the leaf: the children's steps
+        auto cats = [&](int p) {
+            return p < f_->leafPos ? instanceCats[static_cast<std::size_t>(p)] : childCats[static_cast<std::size_t>(p - f_->leafPos)];
+        };
+        const int nRanks = f_->nRanks;
+        const bool legacy = f_->spec->options->legacyZeroTranslationRule;
+        const auto& steps = *f_->spec->stepVectors;
+        tt_.clear();
+
+        // Pass 1, inside out: the sweeps and every carry's translation.
+        for (std::uint32_t sub = free_[leafPos];; sub = (sub - 1) & free_[leafPos]) {
+            const int c = static_cast<int>(fixed_[leafPos] | sub);
+            Sweep& s = info_[leafPos][c];
+            s = Sweep{};
+            s.first = s.last = shapeOf(c);
+            s.seen = static_cast<std::uint8_t>(1u << s.first);
+            if (sub == 0) break;
+        }
+        for (int p = leafPos - 1; p >= 0; --p) {
+            const NestLoop& l = f_->nest->loops[p];
+            const int bit = bitOf_[l.dim];
+            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                const int c = static_cast<int>(fixed_[p] | sub);
+                const bool lastContext = sub == 0;
+                if (l.spatial()) {
+                    const Spatial sp = spatialEffect(cats(p), bit, c);
+                    Sweep s = info_[p + 1][canon(p + 1, sp.inner)];
+                    if (!sp.active) {  // idle throughout: the loops still move the base
+                        s.busy = false;
+                        s.steps = 0;
+                        s.seen = 0;
+                    }
+                    info_[p][c] = s;
+                    if (lastContext) break;
+                    continue;
+                }
+                const int c0 = bit >= 0 ? c & ~(1 << bit) : c;
+                const std::int64_t trips = tripsOf(l, bit, c);
+                const Sweep& s0 = info_[p + 1][canon(p + 1, c0)];
+                const Sweep& s1 = info_[p + 1][canon(p + 1, c)];
+                if (trips == 1) {
+                    info_[p][c] = s1;
+                    if (lastContext) break;
+                    continue;
+                }
+                Vec lastStart{};  // base of the last iteration
+                for (int r = 0; r < nRanks; ++r) lastStart[r] = (trips - 1) * steps[p][r];
+                Sweep s;
+                for (int r = 0; r < nRanks; ++r) s.span[r] = lastStart[r] + s1.span[r];
+                s.busy = s0.busy || s1.busy;
+                s.steps = (trips - 1) * s0.steps + s1.steps;
+                s.seen = static_cast<std::uint8_t>((s0.busy ? s0.seen : 0) | (s1.busy ? s1.seen : 0));
+                if (s0.busy) {
+                    s.firstPos = s0.firstPos;
+                    s.first = s0.first;
+                } else {
+                    for (int r = 0; r < nRanks; ++r) s.firstPos[r] = lastStart[r] + s1.firstPos[r];
+                    s.first = s1.first;
+                }
+                if (s1.busy) {
+                    for (int r = 0; r < nRanks; ++r) s.lastPos[r] = lastStart[r] + s1.lastPos[r];
+                    s.last = s1.last;
+                } else {
+                    for (int r = 0; r < nRanks; ++r) s.lastPos[r] = lastStart[r] - steps[p][r] + s0.lastPos[r];
+                    s.last = s0.last;
+                }
+                info_[p][c] = s;
+                if (s0.busy && registerCarries(p, c, s0, s1, legacy) != StageDecline::None) return StageDecline::Capacity;
+                if (lastContext) break;
+            }
+        }
+        const int top = static_cast<int>(fixed_[0]);  // above the outermost loop every context holds vacuously
+        const Sweep& whole = info_[0][top];
+        out = ChildFigures{};
+        if (!whole.busy) return StageDecline::None;
+        out.active = whole.steps;
+        for (int m = 0; m < (1 << nShape_); ++m)
+            if ((whole.seen >> m) & 1u) out.maxTile = std::max(out.maxTile, words_[m]);
+        if (f_->linkCandidate && linksPossible()) return StageDecline::LinksPossible;
+        if (f_->spec->macStage) {
+            out.moved = whole.steps;  // every busy step reads its operand
+            return StageDecline::None;
+        }
+
+        // Pass 2, inside out: per context the transform of the sweep (its moves after its first busy step).
+        const int n = tt_.states;
+        auto* cur = &layers_[0];
+        auto* next = &layers_[1];
+        for (std::uint32_t sub = free_[leafPos];; sub = (sub - 1) & free_[leafPos]) {
+            (*cur)[fixed_[leafPos] | sub] = Transform::identity(n);
+            if (sub == 0) break;
+        }
+        for (int p = leafPos - 1; p >= 0; --p) {
+            const NestLoop& l = f_->nest->loops[p];
+            const int bit = bitOf_[l.dim];
+            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                const int c = static_cast<int>(fixed_[p] | sub);
+                const bool lastContext = sub == 0;
+                if (l.spatial()) {
+                    const Spatial sp = spatialEffect(cats(p), bit, c);
+                    if (sp.active) (*next)[c] = (*cur)[canon(p + 1, sp.inner)];
+                    else (*next)[c] = Transform::identity(n);
+                } else {
+                    const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
+                    const std::int64_t trips = tripsOf(l, bit, c);
+                    const Sweep& s0 = info_[p + 1][c0];
+                    const Sweep& s1 = info_[p + 1][c1];
+                    if (trips == 1 || !s0.busy) {  // only the last iteration can work
+                        (*next)[c] = (*cur)[c1];
+                    } else {
+                        const int j = f_->temporalIndex[p];
+                        const Transform intoNonLast = carryTransform(j, c, 0, s0.first, n, legacy).then((*cur)[c0]);
+                        Transform t = (*cur)[c0].then(intoNonLast.power(trips - 2));
+                        if (s1.busy) t = t.then(carryTransform(j, c, 1, s1.first, n, legacy).then((*cur)[c1]));
+                        (*next)[c] = t;
+                    }
+                }
+                if (lastContext) break;
+            }
+            std::swap(cur, next);
+        }
+        out.moved = words_[whole.first] + (*cur)[top].cost[0];
+        return StageDecline::None;
+    }
+
+    // The translations of the carries of loop p in context c: from the last busy step of a
+    // non-last iteration to the first busy step of the next iteration, a non-last one or the last.
+    StageDecline registerCarries(int p, int c, const Sweep& s0, const Sweep& s1, bool legacy)
+    {
+        const int nRanks = f_->nRanks;
+        const auto& steps = *f_->spec->stepVectors;
+        const int j = f_->temporalIndex[p];
+        for (int into = 0; into < 2; ++into) {
+            const Sweep& next = into ? s1 : s0;
+            if (!next.busy) continue;
+            Vec d{};
+            for (int r = 0; r < nRanks; ++r) d[r] = steps[p][r] + next.firstPos[r] - s0.lastPos[r];
+            const int prev = s0.last, cur = next.first;
+            const Vec move = nShape_ > 0 ? centroidMove(ext_[prev], ext_[cur], d, nRanks) : d;
+            int m = tt_.find(move, nRanks);
+            if (m < 0) {
+                if (tt_.count == kMaxTranslations) return StageDecline::Capacity;
+                m = tt_.add(move, nRanks, legacy);
+            }
+            move_[j][c][into] = m;
+            diff_[j][c][into] = words_[cur] - overlapWords(ext_[prev], ext_[cur], d, nRanks);
+            carry_[j][c][into] = d;
+        }
+        return StageDecline::None;
+    }
+
+private:
+    const StageFrame* f_ = nullptr;
+    int end_ = 0;  // the leaf's position: leafPos, or boundary when the fanout has remainders
+    std::array<int, 32> bitOf_{};  // per dimension: its context bit, or -1
+    std::array<std::uint32_t, kMaxPositions> relevant_{}, free_{}, fixed_{};  // see prepare()
+    int nBits_ = 0;
+    std::array<int, kMaxShapeDims> shapeDim_{};
+    int nShape_ = 0;
+    std::array<Vec, kMaxShapes> ext_{};
+    std::array<std::int64_t, kMaxShapes> words_{};
+    TranslationTable<kMaxTranslations> tt_;
+    std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info_;
+    std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move_;
+    std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff_;
+    std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry_;
+    std::array<std::array<Transform, kMaxContexts>, 2> layers_;
+
+    std::uint8_t shapeOf(int context) const
+    {
+        std::uint8_t m = 0;
+        for (int i = 0; i < nShape_; ++i)
+            if ((context >> bitOf_[shapeDim_[i]]) & 1) m |= static_cast<std::uint8_t>(1u << i);
+        return m;
+    }
+    // A spatial loop above the children, for an instance of category `cat`, in context c: whether
+    // the instance works in the sweep below it, and the context there (its dimension's bit
+    // cleared where the index is not the last one).
+    struct Spatial {
+        bool active;
+        int inner;
+    };
+    static Spatial spatialEffect(Cat cat, int bit, int c)
+    {
+        if (bit < 0) return {true, c};  // a loop without remainder on a dimension without context
+        const walker::CatEffect e = walker::effectOf(cat, ((c >> bit) & 1) != 0);
+        return {e.active, e.last ? c : c & ~(1 << bit)};
+    }
+    int canon(int p, int context) const { return static_cast<int>(static_cast<std::uint32_t>(context) & relevant_[p]); }
+    static std::int64_t tripsOf(const NestLoop& l, int bit, int context)
+    {
+        return bit >= 0 && ((context >> bit) & 1) ? l.residual : l.bound;
+    }
+    Transform carryTransform(int j, int c, int into, int curShape, int n, bool legacy) const
+    {
+        Transform t;
+        t.n = n;
+        for (int s = 0; s < n; ++s) {
+            const auto [to, moved] = tt_.reuse(s, move_[j][c][into], diff_[j][c][into], words_[curShape], legacy);
+            t.next[s] = static_cast<std::uint16_t>(to);
+            t.cost[s] = moved;
+        }
+        return t;
+    }
+    // Links need two mesh neighbours whose offsets differ by the move between two consecutive
+    // steps (a carry's translation, or none for the MACs): decline when that can happen.
+    bool linksPossible() const
+    {
+        // (Unlike in the perfect form, a carry may move nothing in some contexts only, e.g. over
+        // an inner loop cut to one trip; neighbours holding the same words may then pass them on.
+        // Where tiles change shape, the canonical deltas (slabs) of consecutive steps may match
+        // under other differences than the moves: any neighbour may then serve.)
+        auto isMove = [&](const Vec& d) {
+            if (nShape_ > 0) return true;
+            if (f_->isZero(d) && f_->spec->macStage && f_->k > 0) return true;
+            for (int p = 0; p < f_->leafPos; ++p) {
+                const NestLoop& l = f_->nest->loops[p];
+                if (l.spatial()) continue;
+                const int j = f_->temporalIndex[p];
+                const int bit = bitOf_[l.dim];
+                for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                    const int c = static_cast<int>(fixed_[p] | sub);
+                    const Sweep& s0 = info_[p + 1][canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c)];
+                    const Sweep& s1 = info_[p + 1][canon(p + 1, c)];
+                    if (tripsOf(l, bit, c) > 1 && s0.busy)
+                        for (int into = 0; into < 2; ++into)
+                            if ((into ? s1 : s0).busy && carry_[j][c][into] == d) return true;
+                    if (sub == 0) break;
+                }
+            }
+            for (int t = 0; t < tt_.count; ++t)
+                if (tt_.vec[t] == d) return true;
+            return false;
+        };
+        return f_->anyNeighbourDifference(isMove);
+    }
+};
+
+} // namespace
+
+StageDecline acceptsTemporalRemainderStage(const StageFrame& f)
+{
+    if (!f.temporalRemainderAbove) return StageDecline::NotApplicable;
+    if (f.shapeOnFanout) return StageDecline::ShapeOnFanout;
+    // Children of several kinds are summed kind by kind, as in the residual-context form.
+    if (f.childRemainders && f.shapeDims != 0) return StageDecline::ChildKindsAndShape;
+    if (f.childRemainders && f.linkCandidate) return StageDecline::ChildKindsAndLinks;
+    return StageDecline::None;
+}
+
+StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out)
+{
+    const NestLayout& nest = *f.nest;
+    const StageSpec& spec = *f.spec;
+    // Large tables (under 2 MB): allocated once per thread, on the heap.
+    thread_local const std::unique_ptr<TemporalRemainderAnalysis> tables = std::make_unique<TemporalRemainderAnalysis>();
+    TemporalRemainderAnalysis& analysis = *tables;
+    if (const StageDecline d = analysis.prepare(f); d != StageDecline::None) return d;
+
+    thread_local std::vector<Kind> instances, children;
+    enumerateKinds(nest, 0, f.leafPos, true, instances);
+    enumerateKinds(nest, f.leafPos, f.boundary, false, children);
+    // Distinct offsets per kind of child. With remainders on the fanout, kinds must not share an
+    // offset: then no delta of one kind equals one of another, and the parent's accesses are
+    // sums over the kinds (as in the residual-context form).
+    thread_local std::vector<std::int64_t> groups;
+    groups.assign(children.size(), 0);
+    groups[0] = f.groups();  // children all alike: their kinds' figures are the same, the offsets shared
+    if (f.childRemainders) {
+        thread_local std::vector<std::pair<Vec, int>> placed;
+        thread_local std::vector<Cat> cats;
+        placed.clear();
+        const int nChildLoops = f.boundary - f.leafPos;
+        cats.resize(static_cast<std::size_t>(nChildLoops));
+        f.forEachChild([&](std::int64_t, const Vec& off, std::int64_t, std::int64_t, const auto& idx) {
+            for (int i = 0; i < nChildLoops; ++i) {
+                const NestLoop& l = nest.loops[f.leafPos + i];
+                cats[static_cast<std::size_t>(i)] = nest.dimImperfect(l.dim) ? walker::categorize(idx[i], l.bound, l.residual) : Cat::Any;
+            }
+            int kind = 0;
+            while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
+            placed.push_back({off, kind});
+        });
+        std::sort(placed.begin(), placed.end());
+        placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
+        groups.assign(children.size(), 0);
+        for (std::size_t i = 0; i < placed.size(); ++i) {
+            if (i > 0 && placed[i].first == placed[i - 1].first) return StageDecline::ChildKindsShareOffset;
+            ++groups[static_cast<std::size_t>(placed[i].second)];
+        }
+    }
+    // Kinds with the same categories in the spatial loops (and the same kind of child, where the
+    // fanout has remainders) see the same figures.
+    struct Key {
+        std::array<std::uint64_t, 4> cats{};  // the instance's categories, 3 bits each (21 a word)
+        std::size_t child = 0;
+        bool operator==(const Key&) const = default;
+    };
+    thread_local std::vector<std::pair<Key, ChildFigures>> known;
+    known.clear();
+    clearStageResult(out);
+    for (const Kind& ik : instances) {
+        Key key;
+        for (int p = 0, field = 0; p < f.leafPos; ++p)
+            if (nest.loops[p].spatial()) {
+                key.cats[static_cast<std::size_t>(field / 21)] |= std::uint64_t(ik.cats[static_cast<std::size_t>(p)]) << (3 * (field % 21));
+                ++field;
+            }
+        const Signature isig = instanceSignature(f, ik.cats);
+        std::int64_t accesses = 0, weighted = 0, macs = 0;
+        bool used = false;
+        for (std::size_t c = 0; c < children.size(); ++c) {
+            const Kind& ck = children[c];
+            key.child = f.childRemainders ? c : 0;
+            ChildFigures fig;
+            bool found = false;
+            for (const auto& [k, value] : known)
+                if (k == key) {
+                    fig = value;
+                    found = true;
+                }
+            if (!found) {
+                if (const StageDecline d = analysis.figures(ik.cats, ck.cats, fig); d != StageDecline::None) {
+                    clearStageResult(out);
+                    return d;
+                }
+                known.push_back({key, fig});
+            }
+            if (fig.active == 0) continue;  // never busy: no entry, as the walker
+            used = true;
+            accesses += groups[c] * fig.moved;
+            weighted += ck.count * fig.moved;
+            macs += ck.count * fig.active;
+            std::int64_t distinct = 0;
+            if (spec.needDistinct) {
+                const ChildPlace place{f.leafPos, f.boundary, spec.macStage, &ik.cats, &ck.cats};
+                distinct = childDistinctWords(*f.workload, nest, spec.tensor, place);
+            }
+            appendChild(out, childSignature(isig, ck.cats), ik.count * ck.count, ck.count, fig, distinct);
+        }
+        if (!used) continue;
+        out.instances.push_back({isig, ik.count, accesses, weighted});
+        out.parentAccesses += ik.count * accesses;
+        out.weighted += ik.count * weighted;
+        if (spec.macStage) out.macs += ik.count * macs;
+    }
+    return StageDecline::None;
+}
+
+} // namespace nestor::model

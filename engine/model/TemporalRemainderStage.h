@@ -1,0 +1,31 @@
+#pragma once
+// Closed-form stage analysis for temporal remainders above the children (Ruby-T, and Ruby
+// stages whose spatial loops down to the children are perfect). A temporal loop with a
+// remainder runs `residual` trips in its dimension's residual context (every loop of the
+// dimension above it at its last iteration) and `bound` trips otherwise; remainders below the
+// children shrink the children's tiles in the same contexts.
+//
+// The context is one bit per dimension that matters (a remainder above, or a shape change
+// below), so a sweep of the loops from position p inward, run in context c, is a fixed
+// sequence of steps: its step count, the translation from its first to its last step, and the
+// tile shapes of its first and last steps follow by recursion from the inside out; every move
+// between two steps is a carry of one loop from a sweep in context c0 (the loop's own bit
+// clear: not its last iteration) into one in c0 or c, whose translation and overlap are thus
+// known in advance. The reuse rule is the usual state machine over translation classes; each
+// loop's sweep per context is a composition of transforms raised to the trip count.
+// Spatial loops above the children clear context bits (an instance not at the loop's last
+// index) or, with a remainder, idle an instance beyond the residual in the residual context:
+// sweeps record their first and last busy steps, and a carry joins two busy steps.
+// Instances are told apart by their categories as the walker does.
+// Declines: remainders on the children's fanout, children of different shapes, more than 6
+// context dimensions or 3 shape dimensions, more translations than its table holds, and mesh
+// neighbours placed so that link transfers could occur (any, where tiles change shape).
+#include "model/StageDecline.h"
+#include "model/StageFrame.h"
+
+namespace nestor::model {
+
+StageDecline acceptsTemporalRemainderStage(const StageFrame& frame);
+StageDecline analyzeTemporalRemainderStage(const StageFrame& frame, StageResult& out);
+
+} // namespace nestor::model
