@@ -43,6 +43,8 @@ all_views() {
   run compare "$root/examples/eyeriss-like.yaml" --view compare
   run network "$root/examples/alexnet.yaml" --view network
   run search "$root/examples/eyeriss-like.yaml" --view search
+  run simulator "$root/examples/eyeriss-like.yaml" --view simulator
+  run simulator-network "$root/examples/eyeriss-like.yaml" --view simulator-network
 }
 
 all_views

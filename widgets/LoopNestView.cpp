@@ -88,12 +88,40 @@ void LoopNestView::contextMenuEvent(QContextMenuEvent* event)
     const auto kind = LoopNestModel::RowKind(at.data(LoopNestModel::RowKindRole).toInt());
     const int level = at.data(LoopNestModel::LevelRole).toInt();
     QMenu menu(this);
+    const Architecture* arch = model_->architecture();
+    const LoopKind kinds[] = {LoopKind::Temporal, LoopKind::SpatialX, LoopKind::SpatialY};
+    const QString kindNames[] = {tr("temporal"), tr("spatial X"), tr("spatial Y")};
     if (kind == LoopNestModel::RowKind::Loop) {
         setCurrentIndex(at.siblingAtColumn(0));
+        const std::optional<LoopKind> loopKind = model_->loopKindAt(at);
+        const int index = at.data(LoopNestModel::LoopIndexRole).toInt();
         menu.addAction(tr("Edit factor…"), this, [this, at] { edit(at.siblingAtColumn(0)); });
         menu.addAction(tr("Move loop out\tCtrl+Up"), this, [this] { moveCurrentLoop(-1); });
         menu.addAction(tr("Move loop in\tCtrl+Down"), this, [this] { moveCurrentLoop(1); });
-    } else if (kind == LoopNestModel::RowKind::Level && model_->workload()) {
+        if (loopKind && arch) {
+            QMenu* make = menu.addMenu(tr("Make it"));
+            for (int k = 0; k < 3; ++k)
+                if (kinds[k] != *loopKind)
+                    make->addAction(kindNames[k], this, [=, this] { emit loopRelocateRequested(level, *loopKind, index, level, kinds[k]); });
+            QMenu* move = menu.addMenu(tr("Move to level"));
+            for (int l = 0; l < arch->numLevels(); ++l)
+                if (l != level)
+                    move->addAction(QString::fromStdString(arch->levels[std::size_t(l)].name), this,
+                                    [=, this] { emit loopRelocateRequested(level, *loopKind, index, l, *loopKind); });
+            menu.addAction(tr("Remove loop"), this, [=, this] { emit loopRemoveRequested(level, *loopKind, index); });
+        }
+    }
+    if (kind == LoopNestModel::RowKind::Level && model_->workload()) {
+        const Workload& w = *model_->workload();
+        for (int k = 0; k < 3; ++k) {
+            QMenu* add = menu.addMenu(tr("Add %1 loop").arg(kindNames[k]));
+            for (int d = 0; d < w.numDims(); ++d)
+                add->addAction(QString::fromStdString(w.dimNames[std::size_t(d)]), this,
+                               [=, this] { emit loopAddRequested(level, kinds[k], d); });
+        }
+        menu.addSeparator();
+    }
+    if (kind == LoopNestModel::RowKind::Level && model_->workload()) {
         const Workload& w = *model_->workload();
         for (int t = 0; t < w.numTensors(); ++t) {
             QAction* a = menu.addAction(tr("Keep %1").arg(QString::fromStdString(w.tensors[std::size_t(t)].name)));
@@ -101,6 +129,10 @@ void LoopNestView::contextMenuEvent(QContextMenuEvent* event)
             a->setChecked(model_->keeps(level, t));
             connect(a, &QAction::toggled, this, [this, level, t](bool keep) { emit keepChangeRequested(level, t, keep); });
         }
+    }
+    if (model_->mapping()) {
+        menu.addSeparator();
+        menu.addAction(tr("Repair factors (after a layer change)"), this, [this] { emit repairRequested(); });
     }
     if (!menu.isEmpty()) menu.exec(event->globalPos());
 }

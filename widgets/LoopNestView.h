@@ -35,6 +35,11 @@ signals:
     void factorEditRequested(int level, nestor::LoopKind loopKind, int loopIndex, qint64 bound, qint64 residual);
     void loopMoveRequested(int level, nestor::LoopKind loopKind, int loopIndex, int delta);
     void keepChangeRequested(int level, int tensor, bool keep);
+    // To another level and/or list (innermost there); the same level's other list switches kind.
+    void loopRelocateRequested(int level, nestor::LoopKind loopKind, int loopIndex, int toLevel, nestor::LoopKind toKind);
+    void loopAddRequested(int level, nestor::LoopKind loopKind, int dim);
+    void loopRemoveRequested(int level, nestor::LoopKind loopKind, int loopIndex);
+    void repairRequested();
 
 protected:
     void contextMenuEvent(QContextMenuEvent* event) override;

@@ -24,6 +24,13 @@ std::string generalUsage()
            "  check-reference FILE...\n"
            "        Evaluate Timeloop reference cases and compare every figure with the\n"
            "        recorded output. Exit status 0 only if every case passes.\n"
+           "  optimize PROJECT --layer L [--objective energy|delay] [--json FILE]\n"
+           "        Thistle dataflow optimization (Ipopt) on a DRAM/SRAM/register-file\n"
+           "        architecture; candidates re-scored by the cost model (docs/solvers.md).\n"
+           "  codesign PROJECT --network N --area-um2 A [--per-layer|--single-arch] ...\n"
+           "        Thistle co-design of registers per PE, SRAM size and PE count.\n"           "  vta run VECTOR.json... [--json]\n"
+           "        Run VTA program vectors on the simulator and compare output bytes,\n"
+           "        counters and token pushes with fsim's (nestor-cli vta --help).\n"
            "\n"
            "Options:\n"
            "  -h, --help       show help (also after a command: nestor-cli eval --help)\n"
@@ -321,6 +328,18 @@ Command parseCommandLine(const std::vector<std::string>& args)
     if (cmd == "check-reference") return parseCheck(args);
     if (cmd == "search") return parseSearchLike(args, false);
     if (cmd == "sweep") return parseSearchLike(args, true);
+    if (cmd == "vta") {
+        Command c;
+        c.kind = Command::Kind::Vta;
+        c.vtaArgs.assign(args.begin() + 1, args.end());
+        return c;
+    }
+    if (cmd == "optimize" || cmd == "codesign") {
+        Command c;
+        c.kind = cmd == "optimize" ? Command::Kind::Optimize : Command::Kind::Codesign;
+        c.solverArgs.assign(args.begin() + 1, args.end());
+        return c;
+    }
     throw UsageError("unknown command '" + cmd + "'", generalUsage());
 }
 

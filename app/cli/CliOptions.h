@@ -58,12 +58,14 @@ struct SearchCliOptions {
 };
 
 struct Command {
-    enum class Kind { Help, Version, Eval, CheckReference, Search, Sweep };
+    enum class Kind { Help, Version, Eval, CheckReference, Search, Sweep, Vta, Optimize, Codesign };
     Kind kind = Kind::Help;
     std::string helpText;        // for Help: the text to print
     EvalOptions eval;
     CheckReferenceOptions check;
     SearchCliOptions search;         // Search and Sweep
+    std::vector<std::string> solverArgs; // Optimize, Codesign: the arguments after the command (OptimizeCommand parses them)
+    std::vector<std::string> vtaArgs; // Vta: the arguments after "vta" (VtaCommand parses them)
 };
 
 class UsageError : public std::runtime_error {

@@ -12,6 +12,7 @@
 #include "search/NetworkSearch.h"
 #include "search/SearchAlgorithm.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -25,6 +26,22 @@
 namespace nestor::cli {
 
 namespace {
+
+// A search that stopped before its budget says which rule stopped it and how to lift it, so a
+// budget is never silently cut short (Timeloop's victory and timeout rules apply per thread).
+void explainEarlyStop(const SearchResult& r, const SearchOptions& so, std::ostream& out)
+{
+    if (r.cancelled || so.evaluationBudget <= 0 || r.evaluated >= so.evaluationBudget) return;
+    auto stoppedBy = [&](const char* reason) {
+        return std::find(r.stopReasons.begin(), r.stopReasons.end(), reason) != r.stopReasons.end();
+    };
+    if (stoppedBy("victory"))
+        out << "  victory: " << so.victoryCondition << " consecutive valid mappings without improvement on a thread ended it "
+            << "before the budget of " << so.evaluationBudget << " evaluations; --victory 0 spends the whole budget\n";
+    if (stoppedBy("timeout"))
+        out << "  timeout: " << so.timeout << " consecutive invalid mappings on a thread ended it before the budget of "
+            << so.evaluationBudget << " evaluations; a larger --timeout keeps it going\n";
+}
 
 std::atomic<bool> gInterrupted{false};
 
@@ -354,6 +371,7 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
     out << ") in " << r.seconds << " s" << (r.cancelled ? " (interrupted)" : "") << "; stopped by:";
     for (const auto& s : r.stopReasons) out << " " << s;
     out << "\n";
+    explainEarlyStop(r, so, out);
     if (!r.found) {
         out << "No valid mapping found.\n";
         return kExitCheckFailed;

@@ -3,8 +3,10 @@
 #include "CliOptions.h"
 #include "EvalCommand.h"
 #include "ExitCodes.h"
+#include "OptimizeCommand.h"
 #include "SearchCommand.h"
 #include "SweepCommand.h"
+#include "VtaCommand.h"
 
 #include <exception>
 #include <iostream>
@@ -32,6 +34,9 @@ int main(int argc, char** argv)
         case Command::Kind::CheckReference: return runCheckReference(cmd.check, std::cout, std::cerr);
         case Command::Kind::Search: return runSearchCommand(cmd.search, std::cout, std::cerr);
         case Command::Kind::Sweep: return runSweepCommand(cmd.search, std::cout, std::cerr);
+        case Command::Kind::Optimize: return runOptimizeCommand(cmd.solverArgs, false, std::cout, std::cerr);
+        case Command::Kind::Codesign: return runOptimizeCommand(cmd.solverArgs, true, std::cout, std::cerr);
+        case Command::Kind::Vta: return runVtaCommand(cmd.vtaArgs, std::cout, std::cerr);
         }
     } catch (const std::exception& e) {
         std::cerr << "nestor-cli: internal error: " << e.what() << "\n";

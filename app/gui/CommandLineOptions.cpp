@@ -27,7 +27,8 @@ QString tr(const char* text)
 QStringList CommandLineOptions::viewNames()
 {
     return {QStringLiteral("mapping"), QStringLiteral("roofline"), QStringLiteral("capacity"), QStringLiteral("layers"),
-            QStringLiteral("architecture"), QStringLiteral("compare"), QStringLiteral("network"), QStringLiteral("search")};
+            QStringLiteral("architecture"), QStringLiteral("compare"), QStringLiteral("network"), QStringLiteral("search"),
+            QStringLiteral("simulator"), QStringLiteral("simulator-network")};
 }
 
 QStringList CommandLineOptions::recoverActions()
@@ -51,7 +52,8 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
                                         QStringLiteral("OUT.png"));
     const QCommandLineOption view(QStringLiteral("view"),
                                   tr("View to show: mapping, roofline, capacity, layers, architecture, compare "
-                                     "(pins the project's mappings), network (evaluates it) or search (runs a small search)."),
+                                     "(pins the project's mappings), network (evaluates it), search (runs a small search) or simulator "
+                                     "(runs the bundled VTA program examples/vta/double-buffer.json) or simulator-network (simulates ResNet-18 on VTA)."),
                                   QStringLiteral("NAME"));
     const QCommandLineOption size(QStringLiteral("size"),
                                   tr("Window size for --screenshot, e.g. 1366x768 (default 1760x1000)."),

@@ -1,5 +1,6 @@
 #include "GuiLauncher.h"
 
+
 #include "CommandLineOptions.h"
 #include "CompareView.h"
 #include "EvaluationPanel.h"
@@ -7,6 +8,7 @@
 #include "NetworkView.h"
 #include "ScreenshotController.h"
 #include "search/SearchPanel.h"
+#include "simulator/SimulatorView.h"
 
 #include <QApplication>
 #include <QSize>
@@ -36,6 +38,14 @@ void showView(MainWindow& window, const QString& view)
     if (view == QLatin1String("network")) {
         window.showTab(MainWindow::Tab::Network);
         window.networkView()->start();
+    }
+    if (view == QLatin1String("simulator")) {
+        window.showTab(MainWindow::Tab::Simulator);
+        window.simulatorView()->runVector(QStringLiteral(NESTOR_EXAMPLES_DIR "/vta/double-buffer.json"));
+    }
+    if (view == QLatin1String("simulator-network")) {
+        window.showTab(MainWindow::Tab::Simulator);
+        window.simulatorView()->runResNet18(224);
     }
     if (view == QLatin1String("search")) {
         // Small finished searches of the default layer in the PFM and Ruby-S mapspaces (random

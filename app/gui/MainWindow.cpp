@@ -20,6 +20,7 @@
 #include "RooflineChart.h"
 #include "jobs/JobsDock.h"
 #include "search/SearchPanel.h"
+#include "simulator/SimulatorView.h"
 #include "io/AtomicFile.h"
 #include "io/ProjectYaml.h"
 #include "io/ResultsExport.h"
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
       projectDock_(new ProjectTreeDock(this)),
       logDock_(new LogDock(this)),
       searchPanel_(new SearchPanel(document_, this)),
+      simulatorView_(new SimulatorView(this)),
       jobsDock_(new JobsDock(this)),
       propertiesDock_(new PropertiesDock(this)),
       session_(new MappingSession(document_, this)),
@@ -81,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(compareView_, tr("Compare"));
     tabs_->addTab(networkView_, tr("Network"));
     tabs_->addTab(searchPanel_, tr("Search"));
+    tabs_->addTab(simulatorView_, tr("Simulator"));
     tabs_->setDocumentMode(true);
     setCentralWidget(tabs_);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock_);
@@ -91,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
     resizeDocks({logDock_}, {120}, Qt::Vertical);
     resizeDocks({logDock_, jobsDock_}, {700, 360}, Qt::Horizontal);
     searchPanel_->setJobsDock(jobsDock_);
+    simulatorView_->setJobsDock(jobsDock_);
 
     busyIndicator_->setRange(0, 0);
     busyIndicator_->setMaximumWidth(160);
@@ -111,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(networkView_, &NetworkView::message, logDock_, &LogDock::info);
     networkView_->setJobsDock(jobsDock_);
     connect(searchPanel_, &SearchPanel::message, logDock_, &LogDock::info);
+    connect(simulatorView_, &SimulatorView::message, logDock_, &LogDock::info);
     connect(searchPanel_, &SearchPanel::mappingAdded, this, [this](const QString& name) {
         if (selectMapping(name)) showTab(Tab::Mapping);
     });
@@ -227,6 +232,22 @@ void MainWindow::connectEditing()
     });
     connect(nest, &widgets::LoopNestView::keepChangeRequested, this, [this](int level, int tensor, bool keep) {
         reportEditError(commands::setKeep(*document_, session_->current(), level, tensor, keep));
+    });
+    connect(nest, &widgets::LoopNestView::loopRelocateRequested, this,
+            [this](int level, LoopKind kind, int index, int toLevel, LoopKind toKind) {
+                reportEditError(commands::relocateLoop(*document_, {session_->current(), level, kind, index}, toLevel, toKind));
+            });
+    connect(nest, &widgets::LoopNestView::loopAddRequested, this, [this](int level, LoopKind kind, int dim) {
+        reportEditError(commands::addLoop(*document_, session_->current(), level, kind, dim));
+    });
+    connect(nest, &widgets::LoopNestView::loopRemoveRequested, this, [this](int level, LoopKind kind, int index) {
+        reportEditError(commands::removeLoop(*document_, {session_->current(), level, kind, index}));
+    });
+    connect(nest, &widgets::LoopNestView::repairRequested, this, [this] {
+        QString repaired;
+        const QString error = commands::repairMapping(*document_, session_->current(), &repaired);
+        reportEditError(error);
+        if (error.isEmpty()) logDock_->info(tr("Repaired the factors of %1 in %2").arg(repaired, session_->current()));
     });
     connect(layerEditor_, &LayerEditor::editRejected, this, &MainWindow::reportEditError);
     connect(archEditor_, &ArchitectureEditor::editRejected, this, &MainWindow::reportEditError);

@@ -26,6 +26,7 @@ class MappingSession;
 class JobsDock;
 class PropertiesDock;
 class SearchPanel;
+class SimulatorView;
 class LayerEditor;
 class LogDock;
 class NetworkView;
@@ -38,7 +39,7 @@ struct ProjectChange;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Tab { Mapping, Layers, Architecture, Compare, Network, Search };
+    enum class Tab { Mapping, Layers, Architecture, Compare, Network, Search, Simulator };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -91,6 +92,7 @@ public:
     ProjectTreeDock* projectDock() const { return projectDock_; }
     LogDock* logDock() const { return logDock_; }
     SearchPanel* searchPanel() const { return searchPanel_; }
+    SimulatorView* simulatorView() const { return simulatorView_; }
     JobsDock* jobsDock() const { return jobsDock_; }
     PropertiesDock* propertiesDock() const { return propertiesDock_; }
 
@@ -135,6 +137,7 @@ private:
     ProjectTreeDock* projectDock_;
     LogDock* logDock_;
     SearchPanel* searchPanel_;
+    SimulatorView* simulatorView_;
     JobsDock* jobsDock_;
     PropertiesDock* propertiesDock_;
     MappingSession* session_;

@@ -1,11 +1,13 @@
 #include "ScreenshotController.h"
 
+
 #include "EnergyBreakdownChart.h"
 #include "CompareView.h"
 #include "EvaluationPanel.h"
 #include "NetworkView.h"
 #include "MainWindow.h"
 #include "search/SearchPanel.h"
+#include "simulator/SimulatorView.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -45,7 +47,7 @@ void ScreenshotController::captureSoon()
 void ScreenshotController::capture()
 {
     if (window_->compareView()->isEvaluating() || window_->networkView()->isRunning() ||
-        window_->searchPanel()->isRunning() || window_->searchPanel()->isSweeping()) {
+        window_->searchPanel()->isRunning() || window_->searchPanel()->isSweeping() || window_->simulatorView()->isRunning()) {
         QTimer::singleShot(100, this, &ScreenshotController::capture);  // background views still working
         return;
     }

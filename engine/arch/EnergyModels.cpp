@@ -74,7 +74,7 @@ double totalArea_um2(double registersPerPE, double pes, double sramWords)
 
 const std::vector<std::string>& energyModelNames()
 {
-    static const std::vector<std::string> names = {"table", "interstellar-28nm", "thistle-45nm"};
+    static const std::vector<std::string> names = {"table", "table-scaled", "interstellar-28nm", "thistle-45nm"};
     return names;
 }
 
@@ -102,12 +102,12 @@ Tech technologyOf(const StorageLevel& l, const std::string& field)
 
 void applyEnergyModel(Architecture& arch, const std::string& model)
 {
-    if (model == "table") return;
+    if (model == "table" || model == "table-scaled") return;  // the given figures, at the given sizes
     const bool interstellar = model == "interstellar-28nm";
     const bool thistle = model == "thistle-45nm";
     if (!interstellar && !thistle)
         throw NestorError("architecture.energy_model",
-                          "unknown energy model '" + model + "' (expected table, interstellar-28nm or thistle-45nm)");
+                          "unknown energy model '" + model + "' (expected table, table-scaled, interstellar-28nm or thistle-45nm)");
 
     // Validate everything first so that a failure leaves the architecture unchanged.
     std::vector<Tech> techs;
@@ -167,6 +167,24 @@ void applyEnergyModel(Architecture& arch, const std::string& model)
         arch.compute.mac_energy_pJ = thistle45nm::kMacEnergy_pJ;
         arch.compute.area_um2 = thistle45nm::kAreaMac_um2;
     }
+}
+
+void rescaleForSize(const StorageLevel& before, StorageLevel& after)
+{
+    const bool sram = after.technology == "SRAM", regfile = after.technology == "regfile";
+    if (!(sram || regfile) || before.technology != after.technology) return;
+    if (!before.size_words || !after.size_words || *before.size_words <= 0 || *after.size_words <= 0) return;
+    if (before.word_bits <= 0 || after.word_bits <= 0 || before.block_size <= 0 || after.block_size <= 0) return;
+    const double words = double(*after.size_words) / double(*before.size_words);
+    const double bits = double(after.word_bits) / double(before.word_bits);
+    const double block = double(after.block_size) / double(before.block_size);
+    const double access = (sram ? std::sqrt(words) : words) * bits * block;
+    const double storage = words * bits;
+    after.energy.read_pJ = before.energy.read_pJ * access;
+    after.energy.fill_pJ = before.energy.fill_pJ * access;
+    after.energy.update_pJ = before.energy.update_pJ * access;
+    after.energy.leak_pJ = before.energy.leak_pJ * storage;
+    after.area_um2 = before.area_um2 * storage;
 }
 
 } // namespace nestor

@@ -11,6 +11,9 @@
 //    eps_S = sigma_S * sqrt(S) (S SRAM words), DRAM 128 pJ, int16 MAC 2.2 pJ, and linear
 //    areas per register, per SRAM word and per MAC, 45 nm. No leakage.
 //  * "table": energies and areas are given in the project; nothing is computed.
+//  * "table-scaled": the project's figures hold at the sizes the project gives; when a size
+//    changes (an edit in the workbench), rescaleForSize() moves the level's energies and area
+//    along the scaling laws below, so figures follow sizes without a full model.
 //
 // Both papers use 16-bit words. Every per-access figure below is for one 16-bit word.
 // applyEnergyModel() extends that to other word widths (a documented choice of ours, not the
@@ -81,7 +84,15 @@ double totalArea_um2(double registersPerPE, double pes, double sramWords);
 
 } // namespace thistle45nm
 
-// Names accepted by applyEnergyModel(): "table", "interstellar-28nm", "thistle-45nm".
+// How a level's figures follow its size ("table-scaled"), from `before` to `after` (the same
+// level with another size_words, word_bits or block_size). Per vector access, as Thistle's Eq. 4
+// extended to word widths the way applyEnergyModel does: an SRAM access costs ~ sqrt(words) x
+// word_bits, a register-file access ~ registers x word_bits, both x block_size; area and leakage
+// ~ words x word_bits (the storage bits). DRAM, dummy and spatial-only levels, and sizes that are
+// unbounded or 0 on either side, keep their figures. Changes only after's energies and area.
+void rescaleForSize(const StorageLevel& before, StorageLevel& after);
+
+// Names accepted by applyEnergyModel(): "table", "table-scaled", "interstellar-28nm", "thistle-45nm".
 const std::vector<std::string>& energyModelNames();
 bool isKnownEnergyModel(const std::string& model);
 

@@ -396,7 +396,7 @@ void ProjectReader::readArchitecture(const YamlRef& n)
         }
         remember("architecture.energy_model", em);
     }
-    tableEnergies_ = p_.energyModel == "table";
+    tableEnergies_ = p_.energyModel == "table" || p_.energyModel == "table-scaled";  // figures given in the file
 
     const YamlRef levels = n.require("levels");
     remember("architecture.levels", levels);

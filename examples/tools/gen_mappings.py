@@ -141,7 +141,7 @@ class Level:
 
 
 class Arch:
-    def __init__(self, name, levels, compute, cycle_seconds=1e-9, energy_model="table", comment=None):
+    def __init__(self, name, levels, compute, cycle_seconds=1e-9, energy_model="table-scaled", comment=None):
         self.name = name
         self.levels = levels
         self.compute = compute  # dict name, instances, mesh_x, energy, area

@@ -58,6 +58,53 @@ Architecture eyerissBaseline()
 class TestEnergyModels : public QObject {
     Q_OBJECT
 private slots:
+    // "table-scaled": figures follow size edits by the documented laws (hand-derived ratios).
+    void tableScaledFollowsSizes()
+    {
+        StorageLevel sram;
+        sram.technology = "SRAM";
+        sram.size_words = 1024;
+        sram.energy = {10.0, 8.0, 8.0, 0.5};
+        sram.area_um2 = 1000.0;
+        StorageLevel bigger = sram;
+        bigger.size_words = 4096;  // 4x the words: sqrt 4 = 2x per access, 4x the area and leakage
+        rescaleForSize(sram, bigger);
+        QCOMPARE(bigger.energy.read_pJ, 20.0);
+        QCOMPARE(bigger.energy.fill_pJ, 16.0);
+        QCOMPARE(bigger.energy.leak_pJ, 2.0);
+        QCOMPARE(bigger.area_um2, 4000.0);
+        StorageLevel narrow = sram;
+        narrow.word_bits = 8;      // half the bits: half per access, half the area
+        rescaleForSize(sram, narrow);
+        QCOMPARE(narrow.energy.read_pJ, 5.0);
+        QCOMPARE(narrow.area_um2, 500.0);
+
+        StorageLevel rf = sram;
+        rf.technology = "regfile";
+        rf.size_words = 12;
+        StorageLevel rf2 = rf;
+        rf2.size_words = 24;       // registers: linear
+        rescaleForSize(rf, rf2);
+        QCOMPARE(rf2.energy.read_pJ, 20.0);
+        QCOMPARE(rf2.area_um2, 2000.0);
+
+        StorageLevel dram = sram;
+        dram.technology = "DRAM";
+        StorageLevel dram2 = dram;
+        dram2.size_words = 1 << 20;
+        rescaleForSize(dram, dram2);   // DRAM keeps its figures
+        QCOMPARE(dram2.energy.read_pJ, 10.0);
+        StorageLevel unbounded = sram;
+        unbounded.size_words.reset();
+        rescaleForSize(sram, unbounded);
+        QCOMPARE(unbounded.energy.read_pJ, 10.0);
+        QVERIFY(isKnownEnergyModel("table-scaled"));
+        Architecture a;
+        a.levels = {sram};
+        applyEnergyModel(a, "table-scaled");  // the given figures, at the given sizes
+        QCOMPARE(a.levels[0].energy.read_pJ, 10.0);
+    }
+
     void interstellarTableValues_data();
     void interstellarTableValues();
     void interstellarConstants();

@@ -199,8 +199,9 @@ private slots:
     // Section IV-B, Fig. 9: AlexNet layer 2 (27 x 27 outputs, 48 input channels, 5 x 5 x 96
     // weights) on the Eyeriss-like array. PFM's Q = 27 = 3 x 9 leaves columns idle (paper: 71%
     // utilization); Ruby-S uses remainders to fill them (paper: 85%) and lowers EDP. With S = 5
-    // fixed down the 12 rows (C <= 2 beside it), 10 rows are the most any mapping uses here, so
-    // Ruby-S tops out at 27/28 columns x 10/12 rows = 80.4%.
+    // fixed down the 12 rows (C <= 2 beside it), 10 rows are the most any mapping uses here; the
+    // best column split (M 14 across, remainder 12: 96/98 busy) bounds Ruby-S at 10/12 x 96/98 =
+    // 81.6% (docs/search.md; the lowest-EDP mappings found sit at 80.4%).
     void alexnetLayer2OnEyeriss()
     {
         ConvParams cp;
@@ -234,8 +235,8 @@ private slots:
     // Section IV-C: whole workloads. Every DeepBench-like training GEMM of
     // examples/deepbench-gemms.yaml on its Eyeriss-like array (with the project's GEMM
     // constraints), searched with Timeloop's random sampling at the same budget per layer:
-    // Ruby-S lowers the network's EDP (paper: up to 50% lower EDP per layer; here 20-65% per
-    // layer and 21% for the network with seed 1).
+    // Ruby-S lowers the network's EDP at equal evaluations (paper: up to 50% lower EDP per layer;
+    // here 24% median, 18-53% over seeds 1-5, docs/search.md; at equal wall time PFM is lower).
     void wholeNetworkDeepBench()
     {
         const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/deepbench-gemms.yaml");

@@ -153,6 +153,31 @@ private slots:
         QCOMPARE(w.document()->undoStack()->count(), 0);
     }
 
+    void theExampleFollowsSizes()
+    {
+        // examples/arch/eyeriss-like.arch.yaml: energy_model table-scaled. The GLB (SRAM) grows
+        // 4x: 2x per access (sqrt), 4x the area; the ifmap spad (regfile) 2x: 2x and 2x.
+        MainWindow w;
+        QVERIFY(w.openProject(kEyeriss));
+        QCOMPARE(w.document()->project().energyModel, std::string("table-scaled"));
+        const StorageLevel glb = arch(w).levels[kGlb];
+        const StorageLevel spad = arch(w).levels[kIfmapSpad];
+        QCOMPARE(w.architectureEditor()->setProperty(kGlb, QStringLiteral("size_words"), QString::number(4 * *glb.size_words)), QString());
+        QCOMPARE(w.architectureEditor()->setProperty(kIfmapSpad, QStringLiteral("size_words"), QString::number(2 * *spad.size_words)), QString());
+        QVERIFY(std::abs(arch(w).levels[kGlb].energy.read_pJ / glb.energy.read_pJ - 2.0) < 1e-12);
+        QVERIFY(std::abs(arch(w).levels[kGlb].area_um2 / glb.area_um2 - 4.0) < 1e-12);
+        QVERIFY(std::abs(arch(w).levels[kIfmapSpad].energy.read_pJ / spad.energy.read_pJ - 2.0) < 1e-12);
+        QVERIFY(std::abs(arch(w).levels[kIfmapSpad].area_um2 / spad.area_um2 - 2.0) < 1e-12);
+        // Back to the file's size: the file's figures again; an energy edit is taken as given.
+        QCOMPARE(w.architectureEditor()->setProperty(kGlb, QStringLiteral("size_words"), QString::number(*glb.size_words)), QString());
+        QVERIFY(std::abs(arch(w).levels[kGlb].energy.read_pJ - glb.energy.read_pJ) < 1e-9);
+        QCOMPARE(w.architectureEditor()->setProperty(kGlb, QStringLiteral("energy_pJ.read"), QStringLiteral("40")), QString());
+        QCOMPARE(arch(w).levels[kGlb].energy.read_pJ, 40.0);
+        w.document()->undoStack()->undo();
+        w.document()->undoStack()->undo();
+        QVERIFY(std::abs(arch(w).levels[kGlb].energy.read_pJ / glb.energy.read_pJ - 2.0) < 1e-12);
+    }
+
     void energiesAndAreasFollowSizesUnderASizeAwareModel()
     {
         MainWindow w;

@@ -196,6 +196,34 @@ private slots:
         QVERIFY(!mapping(*doc_).keeps(kBuffer, 1));
     }
 
+    // --- Loop relocation, addition, removal and repair (engine/mapping/MappingLoopEdits.h).
+    void relocateAddRemoveRepairUndo()
+    {
+        QSignalSpy changed(doc_.get(), &ProjectDocument::changed);
+        QCOMPARE(commands::relocateLoop(*doc_, {kMapping, kDram, LoopKind::Temporal, 1}, kBuffer, LoopKind::Temporal), QString());
+        QCOMPARE(mapping(*doc_).levels[kDram].temporal.size(), std::size_t(1));
+        QCOMPARE(mapping(*doc_).levels[kBuffer].temporal.back(), nestor::makeLoop(kN, 2));
+        verifyChange(changeAt(changed, 0), Subject::Mapping, Kind::Edited, kMapping, -1, QStringLiteral("loops"));
+        QCOMPARE(commands::addLoop(*doc_, kMapping, kDram, LoopKind::Temporal, 2), QString());
+        QCOMPARE(mapping(*doc_).levels[kDram].temporal.back(), nestor::makeLoop(2, 1));
+        QCOMPARE(commands::removeLoop(*doc_, bufferLoop(0)), QString());  // Buffer M 2: DRAM M 4 -> 8
+        QCOMPARE(bound(*doc_, kDram, 0), 8);
+        QCOMPARE(doc_->undoStack()->count(), 3);
+        QVERIFY(!commands::addLoop(*doc_, kMapping, kDram, LoopKind::Temporal, 9).isEmpty());  // no dimension 9
+        QVERIFY(!commands::repairMapping(*doc_, kMapping).isEmpty());  // nothing to repair
+        for (int i = 0; i < 3; ++i) doc_->undoStack()->undo();
+        QCOMPARE(mapping(*doc_), handBuiltProject().mappings[0].mapping);
+
+        // The layer grows to M 16: the mapping covers 8; repair makes DRAM M 8.
+        QCOMPARE(commands::setWorkload(*doc_, 0, QStringLiteral("gemm"), gemmSpec(16, 4, 2)), QString());
+        QString repaired;
+        QCOMPARE(commands::repairMapping(*doc_, kMapping, &repaired), QString());
+        QCOMPARE(repaired, QStringLiteral("M"));
+        QCOMPARE(bound(*doc_, kDram, 0), 8);
+        doc_->undoStack()->undo();
+        QCOMPARE(bound(*doc_, kDram, 0), 4);
+    }
+
     // --- Workloads.
     void setWorkloadRenamesReferencesAndUndoes()
     {

@@ -226,6 +226,24 @@ void TestWorkbench::moveAndKeepEditsAreUndoable()
     QCOMPARE(glb().temporal[0].dim, firstDim);
     QVERIFY(glb().keep.empty() || glb().keep[1]);
     QVERIFY(!w.document()->isModified());
+
+    // The loop nest's other requests (its context menu): move the GLB's first loop to DRAM,
+    // add a loop, remove it, each one undo step; the mapping stays a mapping of the layer.
+    const auto dram = [&] { return w.project()->findMapping("row-stationary")->mapping.levels[0]; };
+    const std::size_t dramLoops = dram().temporal.size();
+    emit view->loopRelocateRequested(kGlb, nestor::LoopKind::Temporal, 0, 0, nestor::LoopKind::Temporal);
+    QCOMPARE(dram().temporal.size(), dramLoops + 1);
+    QCOMPARE(dram().temporal.back().dim, firstDim);
+    emit view->loopAddRequested(0, nestor::LoopKind::Temporal, 0);
+    QCOMPARE(dram().temporal.size(), dramLoops + 2);
+    emit view->loopRemoveRequested(0, nestor::LoopKind::Temporal, int(dramLoops + 1));
+    QCOMPARE(dram().temporal.size(), dramLoops + 1);
+    QCOMPARE(w.document()->undoStack()->count(), 3);
+    emit view->repairRequested();  // nothing to repair: refused, shown, no step
+    QVERIFY(!w.evaluationPanel()->editError().isEmpty());
+    QCOMPARE(w.document()->undoStack()->count(), 3);
+    for (int i = 0; i < 3; ++i) w.document()->undoStack()->undo();
+    QVERIFY(!w.document()->isModified());
 }
 
 void TestWorkbench::saveLoadRoundTrip()

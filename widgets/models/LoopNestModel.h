@@ -47,6 +47,7 @@ public:
     bool isEditable() const { return editable_; }
     const Workload* workload() const { return workload_ ? &*workload_ : nullptr; }
     const Mapping* mapping() const { return mapping_ ? &*mapping_ : nullptr; }
+    const Architecture* architecture() const { return architecture_ ? &*architecture_ : nullptr; }
     bool keeps(int level, int tensor) const;
     // The index of the row of a loop (column 0), or an invalid index.
     QModelIndex loopIndex(int level, LoopKind kind, int index) const;

@@ -23,8 +23,19 @@ QString checkArchitecture(const Project& project, Architecture& candidate)
         for (const Diagnostic& x : errors) lines << QString::fromStdString(x.toString());
         return lines.join(QLatin1Char('\n'));
     }
+    if (project.energyModel == "table-scaled") {
+        // Each level whose size, word width or block changed moves along the scaling laws from
+        // its current figures (levels are matched by name; a new level keeps what it was given).
+        for (StorageLevel& l : candidate.levels) {
+            const int i = project.architecture.levelIndex(l.name);
+            if (i < 0) continue;
+            const StorageLevel& current = project.architecture.levels[std::size_t(i)];
+            if (current.size_words != l.size_words || current.word_bits != l.word_bits || current.block_size != l.block_size)
+                rescaleForSize(current, l);
+        }
+    }
     try {
-        applyEnergyModel(candidate, project.energyModel);  // "table" changes nothing
+        applyEnergyModel(candidate, project.energyModel);  // "table" and "table-scaled" change nothing
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }

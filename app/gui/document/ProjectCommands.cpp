@@ -3,6 +3,7 @@
 #include "ArchitectureCommands.h"
 #include "ChangeValueCommand.h"
 #include "ListElementCommand.h"
+#include "mapping/MappingLoopEdits.h"
 #include "ProjectDocument.h"
 
 #include <QObject>
@@ -42,37 +43,6 @@ std::vector<Loop>* loopList(Mapping& m, int level, LoopKind kind)
 {
     if (level < 0 || std::size_t(level) >= m.levels.size()) return nullptr;
     return &m.levels[std::size_t(level)].loops(kind);
-}
-
-// Loops of one dimension in nest order (outermost first), as pointers into `m`.
-std::vector<Loop*> loopsOfDim(Mapping& m, int dim)
-{
-    std::vector<Loop*> out;
-    for (LevelMapping& lm : m.levels)
-        for (std::vector<Loop>* list : {&lm.temporal, &lm.spatialX, &lm.spatialY})
-            for (Loop& l : *list)
-                if (l.dim == dim) out.push_back(&l);
-    return out;
-}
-
-// Makes the outermost loop of `dim` (unless it is `edited`) cover what the inner loops leave.
-void rebalance(Mapping& m, int dim, std::int64_t size, const Loop* edited)
-{
-    std::vector<Loop*> loops = loopsOfDim(m, dim);
-    if (loops.size() < 2 || loops.front() == edited) return;
-    std::vector<Loop> inner;
-    std::int64_t innerProduct = 1;
-    for (std::size_t i = 1; i < loops.size(); ++i) {
-        inner.push_back(*loops[i]);
-        innerProduct *= loops[i]->bound;
-    }
-    const std::int64_t innerCover = coveredSize(inner);
-    // size = (r - 1) * innerProduct + innerCover for the outermost loop's residual r;
-    // the outermost loop of a dimension always runs its residual, so bound = residual.
-    if (size < innerCover || (size - innerCover) % innerProduct != 0) return;
-    const std::int64_t r = 1 + (size - innerCover) / innerProduct;
-    loops.front()->bound = r;
-    loops.front()->residual = r;
 }
 
 // Validates `candidate` for the mapping's workload and pushes it as one undo step, merged
@@ -190,7 +160,7 @@ QString setLoopFactor(ProjectDocument& doc, const LoopRef& ref, std::int64_t bou
     loop.bound = bound;
     loop.residual = residual;
     if (pw && loop.dim >= 0 && loop.dim < pw->workload.numDims())
-        rebalance(m, loop.dim, pw->workload.bounds[std::size_t(loop.dim)], &loop);
+        absorbIntoOutermost(m, loop.dim, pw->workload.bounds[std::size_t(loop.dim)], &loop);
     // No "from" in the text: repeated edits of this loop merge into one step.
     const QString text = QObject::tr("Set %1 at %2 to %3")
                              .arg(dimName(doc.project(), ref.mapping, loop.dim), levelName(doc.project(), ref.level),
@@ -324,6 +294,99 @@ QString duplicateWorkload(ProjectDocument& doc, int index)
         &doc, QObject::tr("Duplicate layer as %1").arg(name), ProjectChange::workload(ProjectChange::Kind::Added, name), workloadsOf,
         ListElementCommand<ProjectWorkload>::Action::Insert, index + 1, std::move(copy)));
     return {};
+}
+
+namespace {
+
+// The mapping named `name` and its workload, or the reason there are none.
+QString locate(const ProjectDocument& doc, const QString& name, Mapping* mapping, const Workload** workload)
+{
+    const ProjectMapping* pm = doc.project().findMapping(name.toStdString());
+    if (!pm) return QObject::tr("No mapping named \"%1\".").arg(name);
+    const ProjectWorkload* pw = doc.project().findWorkload(pm->workload);
+    if (!pw) return QObject::tr("The mapping's workload \"%1\" does not exist.").arg(QString::fromStdString(pm->workload));
+    *mapping = pm->mapping;
+    *workload = &pw->workload;
+    return {};
+}
+
+QString kindName(LoopKind kind)
+{
+    switch (kind) {
+    case LoopKind::Temporal: return QObject::tr("temporal");
+    case LoopKind::SpatialX: return QObject::tr("spatial X");
+    case LoopKind::SpatialY: return QObject::tr("spatial Y");
+    }
+    return {};
+}
+
+} // namespace
+
+QString relocateLoop(ProjectDocument& doc, const LoopRef& ref, int toLevel, LoopKind toKind)
+{
+    Mapping m;
+    const Workload* w = nullptr;
+    if (QString error = locate(doc, ref.mapping, &m, &w); !error.isEmpty()) return error;
+    int dim = -1;
+    try {
+        const std::vector<Loop>* list = ref.level >= 0 && std::size_t(ref.level) < m.levels.size()
+                                            ? &m.levels[std::size_t(ref.level)].loops(ref.kind) : nullptr;
+        if (list && ref.index >= 0 && std::size_t(ref.index) < list->size()) dim = (*list)[std::size_t(ref.index)].dim;
+        nestor::relocateLoop(m, ref.level, ref.kind, ref.index, toLevel, toKind);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    const QString text = toLevel == ref.level
+                             ? QObject::tr("Make %1 at %2 %3").arg(dimName(doc.project(), ref.mapping, dim), levelName(doc.project(), ref.level), kindName(toKind))
+                             : QObject::tr("Move %1 loop from %2 to %3").arg(dimName(doc.project(), ref.mapping, dim), levelName(doc.project(), ref.level),
+                                                                            levelName(doc.project(), toLevel));
+    return pushMapping(doc, ref.mapping, std::move(m), text,
+                       ProjectChange::mapping(ProjectChange::Kind::Edited, ref.mapping, -1, QStringLiteral("loops")));
+}
+
+QString addLoop(ProjectDocument& doc, const QString& mapping, int level, LoopKind kind, int dim)
+{
+    Mapping m;
+    const Workload* w = nullptr;
+    if (QString error = locate(doc, mapping, &m, &w); !error.isEmpty()) return error;
+    if (dim < 0 || dim >= w->numDims()) return QObject::tr("No such dimension.");
+    try {
+        appendLoop(m, level, kind, dim);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return pushMapping(doc, mapping, std::move(m),
+                       QObject::tr("Add a %1 loop at %2").arg(dimName(doc.project(), mapping, dim), levelName(doc.project(), level)),
+                       ProjectChange::mapping(ProjectChange::Kind::Edited, mapping, level, QStringLiteral("loops")));
+}
+
+QString removeLoop(ProjectDocument& doc, const LoopRef& ref)
+{
+    Mapping m;
+    const Workload* w = nullptr;
+    if (QString error = locate(doc, ref.mapping, &m, &w); !error.isEmpty()) return error;
+    std::vector<Loop>* list = loopList(m, ref.level, ref.kind);
+    if (!list || ref.index < 0 || std::size_t(ref.index) >= list->size()) return tr("No such loop.");
+    const int dim = (*list)[std::size_t(ref.index)].dim;
+    if (dim < 0 || dim >= w->numDims()) return tr("No such loop.");
+    eraseLoop(m, ref.level, ref.kind, ref.index, w->bounds[std::size_t(dim)]);
+    return pushMapping(doc, ref.mapping, std::move(m),
+                       QObject::tr("Remove a %1 loop at %2").arg(dimName(doc.project(), ref.mapping, dim), levelName(doc.project(), ref.level)),
+                       ProjectChange::mapping(ProjectChange::Kind::Edited, ref.mapping, ref.level, QStringLiteral("loops")));
+}
+
+QString repairMapping(ProjectDocument& doc, const QString& mapping, QString* repaired)
+{
+    Mapping m;
+    const Workload* w = nullptr;
+    if (QString error = locate(doc, mapping, &m, &w); !error.isEmpty()) return error;
+    const std::vector<int> changed = repairFactors(m, *w);
+    if (changed.empty()) return QObject::tr("Every dimension of \"%1\" is already covered.").arg(mapping);
+    QStringList dims;
+    for (int d : changed) dims << QString::fromStdString(w->dimNames[std::size_t(d)]);
+    if (repaired) *repaired = dims.join(QStringLiteral(", "));
+    return pushMapping(doc, mapping, std::move(m), QObject::tr("Repair %1 of %2").arg(dims.join(QStringLiteral(", ")), mapping),
+                       ProjectChange::mapping(ProjectChange::Kind::Edited, mapping, -1, QStringLiteral("loops")));
 }
 
 QString uniqueMappingName(const Project& p, const QString& base)

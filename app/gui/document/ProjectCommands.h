@@ -31,6 +31,16 @@ QString setLoopFactor(ProjectDocument& doc, const LoopRef& loop, std::int64_t bo
 // Moves a loop up (delta < 0, outward) or down within its level and kind.
 QString moveLoop(ProjectDocument& doc, const LoopRef& loop, int delta);
 QString setKeep(ProjectDocument& doc, const QString& mapping, int level, int tensor, bool keep);
+// Moves a loop to another level and/or list (innermost there); to the same level's other list
+// it switches temporal / spatial X / spatial Y (engine/mapping/MappingLoopEdits.h).
+QString relocateLoop(ProjectDocument& doc, const LoopRef& loop, int toLevel, LoopKind toKind);
+// A loop of bound 1 for dimension `dim`, innermost in the level's list.
+QString addLoop(ProjectDocument& doc, const QString& mapping, int level, LoopKind kind, int dim);
+// The dimension's outermost remaining loop absorbs the removed factor when it can.
+QString removeLoop(ProjectDocument& doc, const LoopRef& loop);
+// After a layer's sizes changed: every dimension the loops no longer cover is covered again;
+// *repaired lists them ("P, Q"). Refused when nothing needs it.
+QString repairMapping(ProjectDocument& doc, const QString& mapping, QString* repaired = nullptr);
 
 // Workloads (layers). A rename also renames the mappings' and networks' references.
 QString setWorkload(ProjectDocument& doc, int index, const QString& name, const LayerSpec& spec);

@@ -1,0 +1,345 @@
+#include "OptimizeCommand.h"
+
+#include "ExitCodes.h"
+#include "SearchCommand.h"
+#include "arch/EnergyModels.h"
+#include "io/AtomicFile.h"
+#include "io/JsonWriter.h"
+#include "io/ProjectYaml.h"
+#include "solvers/thistle/ThistleOptimizer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <stdexcept>
+
+namespace nestor::cli {
+
+using namespace nestor::thistle;
+
+std::string optimizeUsage()
+{
+    return "Usage: nestor-cli optimize PROJECT (--layer L | --network N) [options]\n"
+           "Thistle dataflow optimization (Eq. 3) on the project's architecture, which must be\n"
+           "DRAM -> SRAM -> one register file per PE -> MAC (e.g. examples/thistle/*.yaml).\n"
+           "Every pruned loop permutation is a geometric program solved with Ipopt; the best are\n"
+           "rounded to integer tile sizes and every candidate is re-scored by Nestor's cost model.\n"
+           "Options:\n"
+           "  --layer L              workload to optimize (default: job workload or the first)\n"
+           "  --network N            every layer of project network N, one after the other\n"
+           "  --objective O          energy (default) or delay\n"
+           "  --json FILE            per layer: architecture, mapping, pJ_per_mac, cycles, area\n"
+           "  --top N                relaxed programs rounded (default 4)\n"
+           "  --candidates N         rounded candidates re-scored per program (default 6)\n"
+           "  --verbose-solver       show Ipopt's own output (silent by default)\n"
+           "  --quiet                no progress on stderr\n";
+}
+
+std::string codesignUsage()
+{
+    return "Usage: nestor-cli codesign PROJECT (--network N | --layer L) --area-um2 A [options]\n"
+           "Thistle architecture-dataflow co-design (Eq. 5): registers per PE, SRAM words and PE\n"
+           "count free under an area budget (Table III 45 nm areas and energies), per layer.\n"
+           "Options:\n"
+           "  --network N | --layer L  the layers to design for\n"
+           "  --area-um2 A             area budget in um^2\n"
+           "  --per-layer              one architecture per layer (default)\n"
+           "  --single-arch            also: the architecture of the layer-wise design of the\n"
+           "                           dominant layer (most energy, or most cycles for delay),\n"
+           "                           with the dataflow of every layer optimized for it\n"
+           "  --objective O            energy (default) or delay\n"
+           "  --json FILE, --top N, --candidates N, --verbose-solver, --quiet  as for optimize\n";
+}
+
+namespace {
+
+struct Args {
+    std::string project, layer, network, json, objective = "energy";
+    double area = 0;
+    bool singleArch = false, verbose = false, quiet = false, help = false;
+    int top = 4, candidates = 6;
+};
+
+Args parse(const std::vector<std::string>& a, bool codesign)
+{
+    const std::string usage = codesign ? codesignUsage() : optimizeUsage();
+    Args r;
+    auto need = [&](std::size_t& i) -> const std::string& {
+        if (i + 1 >= a.size()) throw UsageError(a[i] + " needs a value", usage);
+        return a[++i];
+    };
+    auto number = [&](const std::string& opt, const std::string& v) {
+        try {
+            std::size_t pos = 0;
+            const double d = std::stod(v, &pos);
+            if (pos != v.size() || !(d > 0)) throw std::invalid_argument(v);
+            return d;
+        } catch (const std::exception&) {
+            throw UsageError(opt + ": expected a positive number, got '" + v + "'", usage);
+        }
+    };
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const std::string& s = a[i];
+        if (s == "-h" || s == "--help") r.help = true;
+        else if (s == "--layer") r.layer = need(i);
+        else if (s == "--network") r.network = need(i);
+        else if (s == "--objective") r.objective = need(i);
+        else if (s == "--json") r.json = need(i);
+        else if (s == "--area-um2" && codesign) r.area = number(s, need(i));
+        else if (s == "--per-layer" && codesign) r.singleArch = false;
+        else if (s == "--single-arch" && codesign) r.singleArch = true;
+        else if (s == "--top") r.top = static_cast<int>(std::min(1e6, number(s, need(i))));
+        else if (s == "--candidates") r.candidates = static_cast<int>(std::min(1e6, number(s, need(i))));
+        else if (s == "--verbose-solver") r.verbose = true;
+        else if (s == "--quiet") r.quiet = true;
+        else if (!s.empty() && s[0] == '-') throw UsageError("unknown option '" + s + "'", usage);
+        else if (r.project.empty()) r.project = s;
+        else throw UsageError("unexpected argument '" + s + "'", usage);
+    }
+    if (r.help) return r;
+    if (r.project.empty()) throw UsageError("no PROJECT given", usage);
+    if (r.objective != "energy" && r.objective != "delay")
+        throw UsageError("--objective: expected energy or delay, got '" + r.objective + "'", usage);
+    if (codesign && !(r.area > 0)) throw UsageError("--area-um2 is required", usage);
+    if (!r.network.empty() && !r.layer.empty()) throw UsageError("give --network or --layer, not both", usage);
+    return r;
+}
+
+std::string fixed(double v, int digits)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string tilesText(const Workload& w, const SolvedCandidate& c)
+{
+    // Per level: the loops of the mapping, outer to inner.
+    static const char* names[] = {"D", "S", "R"};
+    std::string s;
+    for (std::size_t l = 0; l < c.mapping.levels.size(); ++l) {
+        const auto& lm = c.mapping.levels[l];
+        s += (l ? " " : "") + std::string(names[std::min<std::size_t>(l, 2)]) + ":";
+        for (const auto& lp : lm.temporal) s += w.dimNames[static_cast<std::size_t>(lp.dim)] + std::to_string(lp.bound) + ",";
+        for (const auto& lp : lm.spatialX) s += w.dimNames[static_cast<std::size_t>(lp.dim)] + std::to_string(lp.bound) + "x,";
+        if (s.back() == ',') s.pop_back();
+    }
+    return s;
+}
+
+void printTable(std::ostream& out, const std::string& title, const std::vector<std::pair<const Workload*, LayerOptimization>>& rows)
+{
+    out << title << "\n";
+    out << "layer    permutation                      loops (D: DRAM, S: SRAM, x = across PEs, R: registers)   R     S       PEs  area_um2     solver_pJ/MAC model_pJ/MAC gap%   cycles\n";
+    for (const auto& [w, r] : rows) {
+        char line[1024];
+        if (!r.ok) {
+            std::snprintf(line, sizeof line, "%-8s %s\n", r.layer.c_str(), ("no result: " + r.error).c_str());
+            out << line;
+            continue;
+        }
+        const auto& b = r.best;
+        const double macs = static_cast<double>(b.eval.macs);
+        const double solver = b.solverEnergy_pJ / macs, model = b.eval.pJ_per_mac;
+        std::snprintf(line, sizeof line, "%-8s %-32s %-58s %-5lld %-7lld %-4lld %-12s %-13s %-12s %-6s %lld\n", r.layer.c_str(),
+                      b.perm.text(*w).c_str(), tilesText(*w, b).c_str(), static_cast<long long>(b.registers),
+                      static_cast<long long>(b.sramWords), static_cast<long long>(b.pes), fixed(b.area_um2, 0).c_str(),
+                      fixed(solver, 3).c_str(), fixed(model, 3).c_str(), fixed(100.0 * (solver - model) / model, 1).c_str(),
+                      static_cast<long long>(b.eval.cycles));
+        out << line;
+    }
+}
+
+void jsonLayer(JsonWriter& j, const Workload& w, const LayerOptimization& r)
+{
+    j.beginObject().field("layer", r.layer).field("ok", r.ok);
+    if (!r.ok) {
+        j.field("error", r.error).endObject();
+        return;
+    }
+    const auto& b = r.best;
+    j.field("permutation", b.perm.text(w));
+    j.field("permutations_before_pruning", static_cast<std::int64_t>(r.permutationsBefore));
+    j.field("permutations", r.permutations).field("programs_solved", r.programsSolved);
+    j.field("candidates_evaluated", r.candidatesEvaluated).field("seconds", r.seconds);
+    j.key("architecture").beginObject().field("name", b.arch.name).field("registers_per_pe", b.registers);
+    j.field("sram_words", b.sramWords).field("pes", b.pes).field("area_um2", b.arch.area_um2());
+    j.key("levels").beginArray();
+    for (const auto& l : b.arch.levels) {
+        j.beginObject().field("name", l.name).field("technology", l.technology).key("size_words");
+        if (l.size_words) j.value(*l.size_words);
+        else j.null();
+        j.field("instances", l.instances).field("energy_pJ_per_access", l.energy.read_pJ).field("area_um2", l.area_um2).endObject();
+    }
+    j.endArray();
+    j.key("compute").beginObject().field("instances", b.arch.compute.instances).field("mac_energy_pJ", b.arch.compute.mac_energy_pJ);
+    j.field("area_um2", b.arch.compute.area_um2).endObject();
+    j.endObject();
+    j.key("mapping").beginArray();
+    for (std::size_t l = 0; l < b.mapping.levels.size(); ++l) {
+        const auto& lm = b.mapping.levels[l];
+        j.beginObject().field("level", b.arch.levels[l].name).key("temporal").beginArray();
+        for (const auto& lp : lm.temporal) j.beginArray().value(w.dimNames[static_cast<std::size_t>(lp.dim)]).value(lp.bound).endArray();
+        j.endArray().key("spatial_x").beginArray();
+        for (const auto& lp : lm.spatialX) j.beginArray().value(w.dimNames[static_cast<std::size_t>(lp.dim)]).value(lp.bound).endArray();
+        j.endArray().endObject();
+    }
+    j.endArray();
+    const double macs = static_cast<double>(b.eval.macs);
+    j.field("pJ_per_mac", b.eval.pJ_per_mac).field("cycles", b.eval.cycles).field("area_um2", b.eval.area_um2);
+    j.field("utilization", b.eval.utilization);
+    j.field("solver_pJ_per_mac", b.solverEnergy_pJ / macs).field("solver_cycles", b.solverCycles);
+    j.field("relaxed_objective", b.relaxedObjective);
+    j.endObject();
+}
+
+} // namespace
+
+int runOptimizeCommand(const std::vector<std::string>& argv, bool codesign, std::ostream& out, std::ostream& err)
+{
+    Args a;
+    try {
+        a = parse(argv, codesign);
+    } catch (const UsageError& e) {
+        err << "nestor-cli: " << e.what() << "\n\n" << e.usage();
+        return kExitUsage;
+    }
+    if (a.help) {
+        out << (codesign ? codesignUsage() : optimizeUsage());
+        return kExitOk;
+    }
+    Project p;
+    Architecture arch;
+    try {
+        p = readProject(a.project);
+        arch = p.architecture;
+        applyEnergyModel(arch, p.energyModel);
+        checkThistleArchitecture(arch);
+    } catch (const NestorError& e) {
+        err << a.project << ": " << e.what() << "\n";
+        return kExitInput;
+    }
+    std::vector<const ProjectWorkload*> layers;
+    if (!a.network.empty()) {
+        const ProjectNetwork* net = nullptr;
+        for (const auto& n : p.networks)
+            if (n.name == a.network) net = &n;
+        if (!net) {
+            err << a.project << ": no network '" << a.network << "'\n";
+            return kExitInput;
+        }
+        for (const auto& [name, repeat] : net->layers) {
+            (void)repeat;
+            const ProjectWorkload* pw = p.findWorkload(name);
+            if (pw && std::find(layers.begin(), layers.end(), pw) == layers.end()) layers.push_back(pw);
+        }
+    } else {
+        const std::string name = !a.layer.empty() ? a.layer : p.jobWorkload;
+        const ProjectWorkload* pw = name.empty() ? (p.workloads.empty() ? nullptr : &p.workloads.front()) : p.findWorkload(name);
+        if (!pw) {
+            err << a.project << ": no workload '" << name << "'\n";
+            return kExitInput;
+        }
+        layers.push_back(pw);
+    }
+
+    const std::atomic<bool>* cancel = installInterruptHandler();
+    OptimizeOptions o;
+    o.objective = a.objective == "delay" ? Objective::Delay : Objective::Energy;
+    o.codesign = codesign;
+    o.area_um2 = a.area;
+    o.topPermutations = a.top;
+    o.candidatesPerPermutation = a.candidates;
+    o.gp.verbose = a.verbose;
+    o.cancel = cancel;
+    if (!a.quiet) o.progress = [&err](const std::string& s) { err << "  " << s << "\n" << std::flush; };
+
+    std::vector<std::pair<const Workload*, LayerOptimization>> results;
+    bool cancelled = false;
+    try {
+        for (const ProjectWorkload* pw : layers) {
+            if (cancel->load()) {
+                cancelled = true;
+                break;
+            }
+            results.emplace_back(&pw->workload, optimizeLayer(pw->workload, arch, o));
+            cancelled = cancelled || results.back().second.cancelled;
+        }
+    } catch (const NestorError& e) {
+        err << a.project << ": " << e.what() << "\n";
+        return kExitInput;
+    }
+    const std::string what = codesign ? "layer-wise co-design, area budget " + fixed(a.area, 0) + " um^2" : "dataflow optimization on " + arch.name;
+    printTable(out, what + " (objective " + a.objective + ")", results);
+
+    std::vector<std::pair<const Workload*, LayerOptimization>> single;
+    std::string singleFrom;
+    if (codesign && a.singleArch && !cancelled) {
+        // The paper's Fig. 6/8: the layer-wise design of the dominant layer (most energy, or
+        // most cycles), for every layer. A design too small for another layer's smallest tiles
+        // (e.g. 4 registers from a 1x1 layer, for a 3x3 layer) cannot be that single
+        // architecture: the most dominant design that can run every layer is taken.
+        const LayerOptimization* dominant = nullptr;
+        auto weight = [&](const LayerOptimization& r) {
+            return o.objective == Objective::Energy ? r.best.eval.energy_pJ : static_cast<double>(r.best.eval.cycles);
+        };
+        auto hostsAll = [&](const LayerOptimization& r) {
+            for (const auto& [w, other] : results) {
+                const MinimumTiles m = minimumTiles(*w);
+                if (m.registers > static_cast<double>(r.best.registers) || m.sramWords > static_cast<double>(r.best.sramWords)) return false;
+            }
+            return true;
+        };
+        for (const auto& [w, r] : results)
+            if (r.ok && hostsAll(r) && (!dominant || weight(r) > weight(*dominant))) dominant = &r;
+        if (!dominant) err << "nestor-cli: no layer's design can run every layer; no single architecture\n";
+        if (dominant) {
+            singleFrom = dominant->layer;
+            OptimizeOptions fo = o;
+            fo.codesign = false;
+            const Architecture one = dominant->best.arch;
+            for (const auto& [w, r] : results) {
+                if (cancel->load()) break;
+                LayerOptimization s = optimizeLayer(*w, one, fo);
+                if (s.ok) {
+                    s.best.registers = dominant->best.registers;
+                    s.best.sramWords = dominant->best.sramWords;
+                }
+                single.emplace_back(w, std::move(s));
+            }
+            out << "\n";
+            printTable(out, "single architecture: the design of " + singleFrom + " (objective " + a.objective + ")", single);
+        }
+    }
+
+    bool allOk = !results.empty();
+    for (const auto& [w, r] : results) allOk = allOk && r.ok;
+    for (const auto& [w, r] : results)
+        if (!r.ok) err << "nestor-cli: " << r.layer << ": " << r.error << "\n";
+
+    if (!a.json.empty()) {
+        JsonWriter j;
+        j.beginObject().field("project", a.project).field("command", std::string(codesign ? "codesign" : "optimize"));
+        j.field("objective", a.objective).field("interrupted", cancelled);
+        if (codesign) j.field("area_budget_um2", a.area);
+        j.key("layers").beginArray();
+        for (const auto& [w, r] : results) jsonLayer(j, *w, r);
+        j.endArray();
+        if (!single.empty()) {
+            j.field("single_architecture_from", singleFrom).key("single_architecture").beginArray();
+            for (const auto& [w, r] : single) jsonLayer(j, *w, r);
+            j.endArray();
+        }
+        j.endObject();
+        try {
+            writeFileAtomically(a.json, j.str());
+        } catch (const std::exception& e) {
+            err << "nestor-cli: cannot write " << a.json << ": " << e.what() << "\n";
+            return kExitInput;
+        }
+    }
+    if (cancelled) return 130;
+    return allOk ? kExitOk : kExitCheckFailed;
+}
+
+} // namespace nestor::cli

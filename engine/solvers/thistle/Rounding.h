@@ -1,0 +1,42 @@
+#pragma once
+// The paper's integer rounding (Section IV): capacities to the nearest powers of two, tile
+// sizes to the nearest divisors level by level (SRAM tile of the bound, per-PE tile of the
+// SRAM tile, register tile of the per-PE tile), then the cross product filtered on
+// divisibility (by construction), capacity, area and utilization.
+#include "solvers/thistle/ThistleProgram.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nestor::thistle {
+
+struct RoundingOptions {
+    int divisorsPerLevel = 2;       // the paper's n
+    int powersOfTwo = 2;            // the paper's N
+    double minUtilization = 0.5;    // PEs used >= this x the relaxed solution's PEs used
+    std::size_t maxCombinations = 50000;
+};
+
+struct RoundedCandidate {
+    std::vector<std::int64_t> trips;  // per nest variable
+    std::int64_t registers = 0, sramWords = 0, pes = 0;
+    ThistleCounts counts;
+    double solverEnergy_pJ = 0.0;     // the solver's own (exact integer) estimate
+    double solverCycles = 0.0;
+    double area_um2 = 0.0;
+};
+
+struct RoundingStats {
+    std::size_t combinations = 0, rejectedCapacity = 0, rejectedArea = 0, rejectedUtilization = 0;
+};
+
+// The `count` divisors of n (powers of two) nearest to `target` in log distance.
+std::vector<std::int64_t> nearestDivisors(std::int64_t n, double target, int count);
+std::vector<std::int64_t> nearestPowersOfTwo(double target, int count);
+
+// Every surviving integer candidate around the relaxed solution x (all global ids of prog).
+std::vector<RoundedCandidate> roundSolution(const ThistleLayer& layer, const Permutation& perm, const ProgramSpec& spec,
+                                            const ThistleProgram& prog, const std::vector<double>& x,
+                                            const RoundingOptions& options, RoundingStats* stats = nullptr);
+
+} // namespace nestor::thistle

@@ -1,0 +1,248 @@
+#include "solvers/thistle/ThistleOptimizer.h"
+
+#include "arch/EnergyModels.h"
+#include "model/Model.h"
+#include "solvers/thistle/NestMapping.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+namespace nestor::thistle {
+
+void checkThistleArchitecture(const Architecture& a)
+{
+    auto fail = [](const std::string& field, const std::string& why) {
+        throw NestorError(field, "the Thistle solver needs DRAM -> SRAM -> one register file per PE -> MACs: " + why);
+    };
+    if (a.numLevels() != 3) fail("architecture.levels", "found " + std::to_string(a.numLevels()) + " storage levels, expected 3");
+    const auto& dram = a.levels[0];
+    const auto& sram = a.levels[1];
+    const auto& rf = a.levels[2];
+    if (dram.size_words) fail("architecture.levels[0].size_words", "the outermost level must be unbounded (DRAM)");
+    if (!sram.size_words || *sram.size_words <= 0) fail("architecture.levels[1].size_words", "the SRAM level needs a positive size");
+    if (sram.instances != 1) fail("architecture.levels[1].instances", "one shared SRAM expected");
+    if (!rf.size_words || *rf.size_words <= 0) fail("architecture.levels[2].size_words", "the register file needs a positive size");
+    if (rf.instances != a.compute.instances) fail("architecture.levels[2].instances", "one register file per MAC expected");
+    for (int i = 0; i < 3; ++i)
+        if (a.levels[static_cast<std::size_t>(i)].block_size != 1)
+            fail("architecture.levels[" + std::to_string(i) + "].block_size", "block_size 1 expected (the solver counts words)");
+}
+
+Architecture codesignArchitecture(const Architecture& base, std::int64_t registers, std::int64_t sramWords, std::int64_t pes)
+{
+    Architecture a = base;
+    a.levels[1].size_words = sramWords;
+    a.levels[2].size_words = registers;
+    a.levels[2].instances = pes;
+    a.levels[2].meshX = pes;
+    a.compute.instances = pes;
+    a.compute.meshX = pes;
+    applyEnergyModel(a, "thistle-45nm");
+    return a;
+}
+
+namespace {
+
+double perWord(const StorageLevel& l) { return l.energy.read_pJ / std::max(1, l.block_size); }
+
+ProgramSpec specFor(const Architecture& a, const OptimizeOptions& o)
+{
+    ProgramSpec s;
+    s.objective = o.objective;
+    s.codesign = o.codesign;
+    s.tech = Technology::thistle45nm();
+    s.area_um2 = o.area_um2;
+    s.registers = static_cast<double>(a.levels[2].effectiveSizeWords().value_or(0));
+    s.sramWords = static_cast<double>(a.levels[1].effectiveSizeWords().value_or(0));
+    s.pes = static_cast<double>(a.levels[2].instances);
+    s.eR_pJ = perWord(a.levels[2]);
+    s.eS_pJ = perWord(a.levels[1]);
+    s.eD_pJ = perWord(a.levels[0]);
+    s.eMac_pJ = a.compute.mac_energy_pJ;
+    s.bw.dramRead = a.levels[0].read_bw_words_per_cycle;
+    s.bw.dramWrite = a.levels[0].write_bw_words_per_cycle;
+    s.bw.sramRead = a.levels[1].read_bw_words_per_cycle;
+    s.bw.sramWrite = a.levels[1].write_bw_words_per_cycle;
+    s.bw.rfRead = a.levels[2].read_bw_words_per_cycle;
+    s.bw.rfWrite = a.levels[2].write_bw_words_per_cycle;
+    return s;
+}
+
+std::string fmt(double v)
+{
+    std::ostringstream s;
+    s.precision(6);
+    s << v;
+    return s.str();
+}
+
+// Decides between two model-scored candidates.
+bool better(const Evaluation& a, const Evaluation& b, Objective o)
+{
+    if (o == Objective::Energy) return a.energy_pJ < b.energy_pJ || (a.energy_pJ == b.energy_pJ && a.cycles < b.cycles);
+    return a.cycles < b.cycles || (a.cycles == b.cycles && a.energy_pJ < b.energy_pJ);
+}
+
+} // namespace
+
+MinimumTiles minimumTiles(const Workload& w)
+{
+    const ThistleLayer L = makeThistleLayer(w);
+    const Permutation any{L.tiled, L.tiled};
+    std::vector<std::int64_t> trips(static_cast<std::size_t>(L.numNestVars), 1);
+    for (int d : L.tiled) trips[static_cast<std::size_t>(L.varDram[static_cast<std::size_t>(d)])] = w.bounds[static_cast<std::size_t>(d)];
+    for (int d : L.whole) trips[static_cast<std::size_t>(L.varReg[static_cast<std::size_t>(d)])] = w.bounds[static_cast<std::size_t>(d)];
+    const ThistleCounts k = exactCounts(L, buildNest(L, any), trips);
+    return {k.rfFootprint, k.sramFootprint};
+}
+
+LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, const OptimizeOptions& o)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    LayerOptimization r;
+    r.layer = w.name;
+    auto say = [&](const std::string& s) {
+        if (o.progress) o.progress(s);
+    };
+    auto finish = [&] {
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return r;
+    };
+    checkThistleArchitecture(arch);
+    if (o.codesign && !(o.area_um2 > 0)) throw NestorError("area_um2", "co-design needs a positive area budget");
+
+    const ThistleLayer L = makeThistleLayer(w);
+    const ProgramSpec spec = specFor(arch, o);
+
+    // Ill-posed before any solve: the smallest tiles must fit, and in co-design one PE with
+    // them must fit the area.
+    {
+        const MinimumTiles k = minimumTiles(w);
+        if (o.codesign) {
+            const Technology& t = spec.tech;
+            const double minArea = t.areaRegister_um2 * k.registers + t.areaMac_um2 + t.areaSramWord_um2 * k.sramWords;
+            if (o.area_um2 < minArea) {
+                r.error = "area budget " + fmt(o.area_um2) + " um^2 is too small for one PE: layer " + w.name + " needs at least " +
+                          fmt(minArea) + " um^2 (one MAC, " + fmt(k.registers) + " registers, " + fmt(k.sramWords) +
+                          " SRAM words for its smallest tiles)";
+                return finish();
+            }
+        } else {
+            if (k.registers > spec.registers) {
+                r.error = "layer " + w.name + " cannot fit: its smallest register tiles need " + fmt(k.registers) +
+                          " words (filters kept whole) and " + arch.levels[2].name + " holds " + fmt(spec.registers);
+                return finish();
+            }
+            if (k.sramWords > spec.sramWords) {
+                r.error = "layer " + w.name + " cannot fit: its smallest SRAM tiles need " + fmt(k.sramWords) + " words and " +
+                          arch.levels[1].name + " holds " + fmt(spec.sramWords);
+                return finish();
+            }
+        }
+    }
+
+    const std::vector<Permutation> perms = prunedPermutations(L, &r.permutationsBefore);
+    r.permutations = static_cast<int>(perms.size());
+    say(w.name + ": " + std::to_string(r.permutations) + " permutations after pruning (of " + std::to_string(r.permutationsBefore) + ")");
+
+    struct Solved {
+        std::size_t perm;
+        ThistleProgram prog;
+        GpResult res;
+    };
+    std::vector<Solved> solved;
+    std::string lastFailure;
+    GpSolverOptions gpo = o.gp;
+    gpo.cancel = o.cancel;
+    for (std::size_t i = 0; i < perms.size(); ++i) {
+        if (o.cancel && o.cancel->load()) {
+            r.cancelled = true;
+            break;
+        }
+        ThistleProgram prog = buildProgram(L, perms[i], spec);
+        GpResult res = solveGp(prog.gp, gpo);
+        if (res.solved && res.maxViolation < 1e-5) {
+            ++r.programsSolved;
+            solved.push_back({i, std::move(prog), std::move(res)});
+        } else {
+            lastFailure = res.status;
+        }
+        if ((i + 1) % 16 == 0 || i + 1 == perms.size())
+            say(w.name + ": solved " + std::to_string(i + 1) + "/" + std::to_string(perms.size()) + " programs");
+    }
+    r.cancelled = r.cancelled || (o.cancel && o.cancel->load());
+    if (solved.empty()) {
+        r.error = r.cancelled ? "cancelled before any program was solved"
+                              : "no program of layer " + w.name + " could be solved (" + lastFailure + ")";
+        return finish();
+    }
+    std::sort(solved.begin(), solved.end(), [](const Solved& a, const Solved& b) { return a.res.objective < b.res.objective; });
+
+    const ModelOptions mopt;
+    bool have = false;
+    RoundingStats lastStats;
+    // The best `topPermutations` programs that give integer candidates are rounded; a program
+    // whose every rounding fails a filter is passed over for the next one, up to 4 x as many
+    // programs in all (each rounding enumerates thousands of combinations).
+    int rounded = 0;
+    const std::size_t maxTried = 4 * static_cast<std::size_t>(std::max(1, o.topPermutations));
+    for (std::size_t k = 0; k < solved.size() && k < maxTried && rounded < o.topPermutations; ++k) {
+        // Cancelled: the best program solved so far is still rounded and scored (a second or
+        // so), so that a stop reports the best result so far.
+        if (have && o.cancel && o.cancel->load()) {
+            r.cancelled = true;
+            break;
+        }
+        const Solved& s = solved[k];
+        const Permutation& perm = perms[s.perm];
+        const std::vector<double> x = s.prog.valuesAt(s.res.y);
+        std::vector<RoundedCandidate> cands = roundSolution(L, perm, spec, s.prog, x, o.rounding, &lastStats);
+        if (cands.empty()) continue;
+        ++rounded;
+        auto key = [&](const RoundedCandidate& c) { return o.objective == Objective::Energy ? c.solverEnergy_pJ : c.solverCycles; };
+        const std::size_t keep = std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidatesPerPermutation)));
+        std::partial_sort(cands.begin(), cands.begin() + static_cast<std::ptrdiff_t>(keep), cands.end(),
+                          [&](const RoundedCandidate& a, const RoundedCandidate& b) { return key(a) < key(b); });
+        const TileNest nest = buildNest(L, perm);
+        for (std::size_t c = 0; c < keep; ++c) {
+            const RoundedCandidate& rc = cands[c];
+            SolvedCandidate sc;
+            sc.perm = perm;
+            sc.trips = rc.trips;
+            sc.arch = o.codesign ? codesignArchitecture(arch, rc.registers, rc.sramWords, rc.pes) : arch;
+            sc.mapping = toMapping(nest, rc.trips, w.name + "-thistle");
+            sc.eval = evaluate(w, sc.arch, sc.mapping, mopt);
+            ++r.candidatesEvaluated;
+            if (!sc.eval.valid) continue;
+            sc.solverEnergy_pJ = rc.solverEnergy_pJ;
+            sc.solverCycles = rc.solverCycles;
+            sc.relaxedObjective = s.res.objective;
+            sc.registers = rc.registers;
+            sc.sramWords = rc.sramWords;
+            sc.pes = o.codesign ? rc.pes : arch.levels[2].instances;
+            sc.area_um2 = sc.arch.area_um2();
+            if (!have || better(sc.eval, r.best.eval, o.objective)) {
+                r.best = std::move(sc);
+                have = true;
+            }
+        }
+        say(w.name + ": rounded permutation " + std::to_string(k + 1) + ": " + std::to_string(cands.size()) + " integer candidates");
+    }
+    if (!have && r.cancelled) {
+        r.error = "cancelled before an integer candidate was scored";
+        return finish();
+    }
+    if (!have) {
+        r.error = "no integer candidate of layer " + w.name + " survived rounding in any of " + std::to_string(solved.size()) +
+                  " solved programs (the last: " + std::to_string(lastStats.combinations) + " combinations: " + std::to_string(lastStats.rejectedCapacity) + " over capacity, " +
+                  std::to_string(lastStats.rejectedArea) + " over the area, " + std::to_string(lastStats.rejectedUtilization) +
+                  " under the utilization threshold)";
+        return finish();
+    }
+    r.ok = true;
+    return finish();
+}
+
+} // namespace nestor::thistle
