@@ -10,6 +10,7 @@
 #include "sim/vta/lowering/NetworkRun.h"
 #include "sim/vta/lowering/ResNet18.h"
 #include "sim/vta/lowering/Sweep.h"
+#include "sim/vta/lowering/ReferenceLayer.h"
 #include "sim/vta/reference/ReferenceOps.h"
 
 #include <QtTest>
@@ -37,18 +38,6 @@ reference::Tensor8 randomTensor(int n, int c, int h, int w, std::mt19937_64& rng
     return t;
 }
 
-reference::Tensor8 referenceOf(const LayerSpec& l, const std::vector<const reference::Tensor8*>& in,
-                               const std::vector<std::int8_t>& w)
-{
-    switch (l.kind) {
-    case LayerKind::Conv: return reference::conv2d(*in[0], w, l.k, l.r, l.s, l.stride, l.pad, l.shift, l.relu);
-    case LayerKind::Dense: return reference::dense(*in[0], w, l.k, l.shift, l.relu);
-    case LayerKind::Depthwise: return reference::depthwiseConv2d(*in[0], w, l.r, l.s, l.stride, l.pad, l.shift, l.relu);
-    case LayerKind::MaxPool: return reference::maxPool(*in[0], l.r, l.s, l.stride, l.pad);
-    case LayerKind::Add: return reference::add(*in[0], *in[1], l.shift, l.relu);
-    }
-    return {};
-}
 
 // Lowers, runs and compares; returns an empty string on a match, else what differs.
 std::string runAndCompare(const LayerSpec& l, const VtaConfig& config, const Tiling& tiling, std::uint64_t seed)
@@ -69,7 +58,7 @@ std::string runAndCompare(const LayerSpec& l, const VtaConfig& config, const Til
     if (!r.ok()) return "run failed: " + describeFailure(*r.failure);
     if (!r.warnings.empty()) return "warning: " + r.warnings.front();
     const reference::Tensor8 got = unpackOutput(lowered, config, state.dram);
-    const reference::Tensor8 want = referenceOf(l, ptrs, weights);
+    const reference::Tensor8 want = referenceLayerOutput(l, ptrs, weights);
     for (std::size_t i = 0; i < want.data.size(); ++i)
         if (got.data[i] != want.data[i])
             return "byte " + std::to_string(i) + " of " + std::to_string(want.data.size()) + ": got " +

@@ -3,6 +3,7 @@
 #include "sim/vta/FunctionalSim.h"
 #include "sim/vta/TimingModel.h"
 #include "sim/vta/lowering/Lowering.h"
+#include "sim/vta/lowering/ReferenceLayer.h"
 #include "sim/vta/reference/ReferenceOps.h"
 
 #include <algorithm>
@@ -62,18 +63,6 @@ std::vector<std::int8_t> randomBytes(std::size_t n, std::uint64_t seed, int lo, 
     return v;
 }
 
-reference::Tensor8 referenceOutput(const LayerSpec& l, const std::vector<const reference::Tensor8*>& in,
-                                   const std::vector<std::int8_t>& w)
-{
-    switch (l.kind) {
-    case LayerKind::Conv: return reference::conv2d(*in[0], w, l.k, l.r, l.s, l.stride, l.pad, l.shift, l.relu);
-    case LayerKind::Dense: return reference::dense(*in[0], w, l.k, l.shift, l.relu);
-    case LayerKind::Depthwise: return reference::depthwiseConv2d(*in[0], w, l.r, l.s, l.stride, l.pad, l.shift, l.relu);
-    case LayerKind::MaxPool: return reference::maxPool(*in[0], l.r, l.s, l.stride, l.pad);
-    case LayerKind::Add: return reference::add(*in[0], *in[1], l.shift, l.relu);
-    }
-    return {};
-}
 
 } // namespace
 
@@ -170,7 +159,7 @@ NetworkRun runNetwork(const std::vector<LayerSpec>& layers, const VtaConfig& con
             lr.counters = state.counters;
             outputs[li] = unpackOutput(lowered, config, state.dram);
             if (options.checkReference)
-                lr.outputMatchesReference = referenceOutput(l, inputs, weights).data == outputs[li].data;
+                lr.outputMatchesReference = referenceLayerOutput(l, inputs, weights).data == outputs[li].data;
         } else {
             lr.counters = countBytes(lowered.insns, config);
         }
