@@ -16,13 +16,16 @@
 
 namespace nestor::app::commands {
 
+QString diagnosticsText(const Diagnostics& d)
+{
+    QStringList lines;
+    for (const Diagnostic& x : d) lines << QString::fromStdString(x.toString());
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString checkArchitecture(const Project& project, Architecture& candidate)
 {
-    if (const Diagnostics errors = candidate.validate("architecture"); !errors.empty()) {
-        QStringList lines;
-        for (const Diagnostic& x : errors) lines << QString::fromStdString(x.toString());
-        return lines.join(QLatin1Char('\n'));
-    }
+    if (const Diagnostics errors = candidate.validate("architecture"); !errors.empty()) return diagnosticsText(errors);
     if (project.energyModel == "table-scaled") {
         // Each level whose size, word width or block changed moves along the scaling laws from
         // its current figures (levels are matched by name; a new level keeps what it was given).

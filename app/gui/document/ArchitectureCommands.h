@@ -29,6 +29,9 @@ QString duplicateLevel(ProjectDocument& doc, int index);
 // Swaps the level with its neighbour outward (delta < 0) or inward (delta > 0).
 QString moveLevel(ProjectDocument& doc, int index, int delta);
 
+// One line per diagnostic ("file:line:col: field: message"), as edits report rejections.
+QString diagnosticsText(const Diagnostics& d);
+
 // Validates `candidate` as a whole and applies the project's energy model to it (sizes set the
 // energies and areas); returns the reason it is rejected, or "".
 QString checkArchitecture(const Project& project, Architecture& candidate);

@@ -22,13 +22,6 @@ QString tr(const char* text)
     return QObject::tr(text);
 }
 
-QString joined(const Diagnostics& d)
-{
-    QStringList lines;
-    for (const Diagnostic& x : d) lines << QString::fromStdString(x.toString());
-    return lines.join(QLatin1Char('\n'));
-}
-
 ProjectMapping* findMapping(Project& p, const std::string& name)
 {
     for (ProjectMapping& m : p.mappings)
@@ -57,7 +50,7 @@ QString pushMapping(ProjectDocument& doc, const QString& name, Mapping candidate
     const ProjectWorkload* pw = p.findWorkload(pm->workload);
     if (!pw) return tr("The mapping's workload \"%1\" does not exist.").arg(QString::fromStdString(pm->workload));
     const Diagnostics errors = candidate.validate(pw->workload, p.architecture, "mapping");
-    if (!errors.empty()) return joined(errors);
+    if (!errors.empty()) return diagnosticsText(errors);
     const std::string key = name.toStdString();
     doc.undoStack()->push(new ChangeValueCommand<Mapping>(
         &doc, text, change,
