@@ -1,5 +1,6 @@
 #include "ParetoChart.h"
 
+#include "LogAxisTicker.h"
 #include "NumberFormat.h"
 
 #include "PlotExport.h"
@@ -23,9 +24,8 @@ namespace {
 void setScale(QCPAxis* axis, bool log)
 {
     if (log) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        axis->setNumberFormat(QStringLiteral("eb"));  // decades only: the ranges span >= 1.7 decades
+        useLogScale(axis);
+        axis->setNumberFormat(QStringLiteral("eb"));  // decades; narrower ranges get plain 1-2-5 labels
         axis->setNumberPrecision(0);
     } else {
         axis->setScaleType(QCPAxis::stLinear);

@@ -1,5 +1,6 @@
 #include "RooflineChart.h"
 
+#include "LogAxisTicker.h"
 #include "NumberFormat.h"
 #include "PlotExport.h"
 #include "ViridisPalette.h"
@@ -21,8 +22,7 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent), plot_(new QCust
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        useLogScale(axis);
         axis->setNumberFormat(QStringLiteral("gb"));
         axis->setNumberPrecision(0);
     }

@@ -1,5 +1,6 @@
 #include "SearchProgressChart.h"
 
+#include "LogAxisTicker.h"
 #include "PlotExport.h"
 #include "ViridisPalette.h"
 
@@ -28,10 +29,8 @@ SearchProgressChart::SearchProgressChart(QWidget* parent) : QWidget(parent), plo
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        axis->setTicker(ticker);
-        axis->setNumberFormat(QStringLiteral("eb"));  // decades only: the ranges span >= 1.7 decades
+        useLogScale(axis);
+        axis->setNumberFormat(QStringLiteral("eb"));  // decades; narrower ranges get plain 1-2-5 labels
         axis->setNumberPrecision(0);
     }
     plot_->xAxis->setLabel(tr("Evaluated mappings"));

@@ -255,7 +255,7 @@ int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const
             for (int k = 2; withBest.findMapping(name); ++k) name = base + "-" + std::to_string(k);
             Mapping m = l.result.best;
             m.name = name;
-            withBest.mappings.push_back({l.name, m});
+            withBest.mappings.push_back({l.name, m, {}});
             added[l.name] = name;
             mappingNames[i] = name;
         }
@@ -390,7 +390,7 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
     bool ok = true;
     if (!opt.out.empty()) {
         Project withBest = p;
-        withBest.mappings.push_back({layer->workload.name, best});
+        withBest.mappings.push_back({layer->workload.name, best, {}});
         ok = writeText(opt.out, writeProject(withBest), err) && ok;
     }
     if (!opt.timeloopOut.empty()) {

@@ -34,6 +34,7 @@ struct ProjectNetwork {
 struct ProjectMapping {
     std::string workload;          // name of the workload it maps
     Mapping mapping;               // mapping.name is the mapping's name
+    std::string description;       // free text for the reader (what stays, what moves, why); may be empty
 };
 
 // One entry of the project's `constraints:` list (docs/project-format.md), kept as written so

@@ -470,9 +470,10 @@ void ProjectReader::readMapping(const YamlRef& n)
 {
     const std::string prefix = yamlio::indexPath("mappings", p_.mappings.size());
     n.requireMap();
-    n.checkKeys({"name", "workload", "levels"});
+    n.checkKeys({"name", "workload", "description", "levels"});
     remember(prefix, n);
     ProjectMapping pm;
+    if (const YamlRef d = n.get("description"); d.defined() && !d.isNull()) pm.description = d.asString();
     const YamlRef nameRef = n.require("name");
     pm.mapping.name = nameRef.asString();
     unique(mappingNames_, "mapping", pm.mapping.name, nameRef);

@@ -109,6 +109,7 @@ void writeMapping(std::ostream& o, const ProjectMapping& pm, const Project& p)
 {
     o << "  - name: " << yamlScalar(pm.mapping.name) << "\n";
     o << "    workload: " << yamlScalar(pm.workload) << "\n";
+    if (!pm.description.empty()) o << "    description: " << yamlScalar(pm.description) << "\n";
     const ProjectWorkload* pw = p.findWorkload(pm.workload);
     const Workload empty;
     const Workload& w = pw ? pw->workload : empty;

@@ -27,8 +27,11 @@ QString examplesDir() { return QString::fromUtf8(NESTOR_EXAMPLES_DIR); }
 
 QStringList exampleFiles()
 {
-    QDir d(examplesDir());
-    return d.entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name);
+    // The top-level projects and the teaching gallery.
+    QStringList files = QDir(examplesDir()).entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name);
+    for (const QString& f : QDir(examplesDir() + QStringLiteral("/teaching")).entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
+        files << QStringLiteral("teaching/") + f;
+    return files;
 }
 
 std::string joinDiagnostics(const Diagnostics& ds)

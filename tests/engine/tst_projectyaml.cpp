@@ -175,6 +175,7 @@ bool sameProject(const Project& a, const Project& b)
         const ProjectMapping &x = a.mappings[i], &y = b.mappings[i];
         CHECK_EQ(x.workload, y.workload);
         CHECK_EQ(x.mapping.name, y.mapping.name);
+        CHECK_EQ(x.description, y.description);
         CHECK_EQ(x.mapping.levels.size(), y.mapping.levels.size());
         for (std::size_t l = 0; l < x.mapping.levels.size(); ++l) {
             const LevelMapping &p = x.mapping.levels[l], &q = y.mapping.levels[l];
@@ -268,6 +269,7 @@ architecture:
 mappings:
   - name: conv1d-ws
     workload: conv1d
+    description: 'Weights stay: "R" innermost.'
     levels:
       - level: DRAM
         temporal: [[P, 4]]
@@ -373,6 +375,7 @@ void TestProjectYaml::richProjectValues()
 
     const ProjectMapping* m = p.findMapping("conv1d-ws");
     QVERIFY(m);
+    QCOMPARE(m->description, std::string("Weights stay: \"R\" innermost."));
     QCOMPARE(m->mapping.levels.size(), std::size_t(4));
     QCOMPARE(m->mapping.levels[1].keep, (std::vector<bool>{false, true, true}));  // bypass: [Weights]
     QCOMPARE(m->mapping.levels[2].keep, (std::vector<bool>{false, false, false}));
@@ -452,8 +455,9 @@ void TestProjectYaml::roundTripExamples_data()
 {
     QTest::addColumn<QString>("file");
     const QDir dir(QString::fromUtf8(NESTOR_EXAMPLES_DIR));
-    for (const QString& f : dir.entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
-        QTest::newRow(qPrintable(f)) << dir.filePath(f);
+    for (const QString& sub : {QString(), QStringLiteral("teaching")})
+        for (const QString& f : QDir(dir.filePath(sub)).entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(QDir(sub).filePath(f))) << dir.filePath(QDir(sub).filePath(f));
 }
 
 void TestProjectYaml::roundTripExamples()

@@ -74,6 +74,7 @@ private slots:
     void autosaveIsOfferedBack();
     void layerAndArchitectureEdits();
     void comparesTwoMappings();
+    void comparesTheTeachingGallery();
     void evaluatesNetwork();
     void exportsChartsAndResults();
 
@@ -361,6 +362,26 @@ void TestWorkbench::comparesTwoMappings()
     QTRY_VERIFY_WITH_TIMEOUT(!compare->isEvaluating() && compare->evaluations().size() == 3, 20000);
     QVERIFY(compare->evaluations()[2].energy_pJ < compare->evaluations()[0].energy_pJ);
     QVERIFY(compare->metricsTable()->horizontalHeaderItem(2)->text().contains(QStringLiteral("cheaper-macs")));
+}
+
+void TestWorkbench::comparesTheTeachingGallery()
+{
+    MainWindow w;
+    QVERIFY(w.openProject(QStringLiteral(NESTOR_EXAMPLES_DIR "/teaching/dataflows.yaml")));
+    auto* compare = w.compareView();
+    QCOMPARE(compare->pinAllOfLayer(QStringLiteral("row-stationary")), 5);
+    QTRY_VERIFY_WITH_TIMEOUT(!compare->isEvaluating() && compare->evaluations().size() == 5, 20000);
+    QCOMPARE(compare->metricsTable()->horizontalHeaderItem(0)->text(), QStringLiteral("output-stationary"));
+    // What the gallery's texts say: row-stationary reuses every tensor in the PEs and is the
+    // cheapest per MAC, and the only one of the five the GLB's bandwidth does not slow down.
+    const auto& e = compare->evaluations();
+    for (int i = 0; i < 5; ++i) QVERIFY(e[std::size_t(i)].valid);
+    for (int i : {0, 1, 2, 4}) {
+        QVERIFY(e[3].pJ_per_mac < e[std::size_t(i)].pJ_per_mac);
+        QVERIFY(e[std::size_t(i)].utilization < 0.5);
+    }
+    QCOMPARE(e[3].utilization, 1.0);
+    QCOMPARE(compare->chart()->seriesCount(), 5);
 }
 
 void TestWorkbench::evaluatesNetwork()

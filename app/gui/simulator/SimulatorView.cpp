@@ -1,5 +1,6 @@
 #include "SimulatorView.h"
 
+#include "LogAxisTicker.h"
 #include "NumberFormat.h"
 #include "ParetoChart.h"
 #include "UtilizationTimeline.h"
@@ -101,8 +102,7 @@ SimulatorView::SimulatorView(QWidget* parent)
     layers_->verticalHeader()->setVisible(false);
     layers_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     for (QCPAxis* axis : {roofline_->xAxis, roofline_->yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        widgets::useLogScale(axis);
         axis->setNumberFormat(QStringLiteral("gb"));
         axis->setNumberPrecision(0);
     }
@@ -305,6 +305,12 @@ bool SimulatorView::openSweepPoint(int index)
 void SimulatorView::cancel()
 {
     job_->cancel();
+}
+
+void SimulatorView::showDetail(Detail d)
+{
+    QWidget* const pages[] = {report_, layers_, roofline_, pareto_};
+    details_->setCurrentWidget(pages[static_cast<int>(d)]);
 }
 
 bool SimulatorView::runResNet18(int imageSize, bool bitExact, const vta::VtaConfig& config)

@@ -79,6 +79,9 @@ public:
     // As a click on point `index` of the sweep: its configuration's network run.
     bool openSweepPoint(int index);
     void cancel();
+    // The tab below the timeline.
+    enum class Detail { Report, Layers, Roofline, AreaVsCycles };
+    void showDetail(Detail d);
     const std::optional<vta::NetworkRun>& lastNetwork() const { return network_; }
     QTableWidget* layerTable() const { return layers_; }
     QCustomPlot* rooflinePlot() const { return roofline_; }

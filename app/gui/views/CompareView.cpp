@@ -41,6 +41,15 @@ QString loopsText(const Workload& w, const LevelMapping& lm)
     return lines.join(QLatin1Char('\n'));
 }
 
+// Long mapping names do not fit a column: the header elides the middle (both the name's start and
+// its distinguishing suffix stay visible) and the tooltip has the whole name.
+void showFullNamesOnHover(QTableWidget* table)
+{
+    table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);
+    for (int c = 0; c < table->columnCount(); ++c)
+        if (QTableWidgetItem* item = table->horizontalHeaderItem(c)) item->setToolTip(item->text());
+}
+
 struct MetricRow {
     const char* name;
     double (*value)(const Evaluation&);
@@ -64,11 +73,14 @@ CompareView::CompareView(ProjectDocument* document, QWidget* parent)
 {
     auto* pinButton = new QPushButton(tr("Pin"));
     auto* pinArch = new QPushButton(tr("Pin on another architecture…"));
+    auto* pinAll = new QPushButton(tr("Compare all"));
+    pinAll->setToolTip(tr("Pin every mapping of the chosen mapping's layer (e.g. the dataflows of the teaching gallery)"));
     auto* clear = new QPushButton(tr("Clear pins"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Mapping:")));
     bar->addWidget(mappings_, 1);
     bar->addWidget(pinButton);
+    bar->addWidget(pinAll);
     bar->addWidget(pinArch);
     bar->addWidget(clear);
     connect(pinButton, &QPushButton::clicked, this, [this] { pin(mappings_->currentText()); });
@@ -77,6 +89,7 @@ CompareView::CompareView(ProjectDocument* document, QWidget* parent)
                                                           tr("Nestor projects (*.yaml *.yml)"));
         if (!path.isEmpty()) pinWithArchitecture(mappings_->currentText(), path);
     });
+    connect(pinAll, &QPushButton::clicked, this, [this] { pinAllOfLayer(mappings_->currentText()); });
     connect(clear, &QPushButton::clicked, this, &CompareView::clearPins);
 
     for (QTableWidget* t : {metrics_, nests_}) {
@@ -132,6 +145,21 @@ void CompareView::refreshMappings()
 void CompareView::setCurrentMapping(const QString& name)
 {
     mappings_->setCurrentText(name);
+}
+
+int CompareView::pinAllOfLayer(const QString& mapping)
+{
+    const Project& p = document_->project();
+    const ProjectMapping* chosen = p.findMapping(mapping.toStdString());
+    const ProjectWorkload* pw = chosen ? p.findWorkload(chosen->workload) : nullptr;
+    if (!pw) return 0;
+    pins_.clear();
+    for (const ProjectMapping& pm : p.mappings)
+        if (pm.workload == chosen->workload)
+            pins_.push_back({QString::fromStdString(pm.mapping.name), pw->workload, p.architecture, pm.mapping});
+    emit message(tr("Comparing the %1 mappings of %2").arg(pins_.size()).arg(QString::fromStdString(chosen->workload)));
+    evaluatePins();
+    return int(pins_.size());
 }
 
 bool CompareView::pin(const QString& mapping)
@@ -226,6 +254,7 @@ void CompareView::showResults()
     QStringList headers = labels;
     if (n >= 2) headers << tr("%1 vs %2").arg(labels.last(), labels.first());
     metrics_->setHorizontalHeaderLabels(headers);
+    showFullNamesOnHover(metrics_);
     QStringList rowNames;
     for (const MetricRow& r : kRows) rowNames << tr(r.name);
     metrics_->setVerticalHeaderLabels(rowNames);
@@ -265,6 +294,7 @@ void CompareView::fillNests()
     QStringList headers;
     for (const Pin& p : pins_) headers << p.label;
     nests_->setHorizontalHeaderLabels(headers);
+    showFullNamesOnHover(nests_);
     nests_->setVerticalHeaderLabels(levels);
     for (int c = 0; c < n; ++c) {
         const Pin& p = pins_[std::size_t(c)];

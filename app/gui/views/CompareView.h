@@ -39,6 +39,8 @@ public:
 
     void setCurrentMapping(const QString& name);
     bool pin(const QString& mapping);                       // on the project's architecture
+    // Replaces the pins by every mapping of `mapping`'s layer, in project order; how many.
+    int pinAllOfLayer(const QString& mapping);
     bool pinWithArchitecture(const QString& mapping, const QString& projectPath);  // another project's architecture
     void pinValue(Pin pin);                                  // any mapping on any architecture (e.g. a sweep point)
     void clearPins();
