@@ -9,7 +9,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace nestor;
 
@@ -24,6 +26,12 @@ Workload rank1(std::int64_t D)
     w.bounds = {D};
     w.tensors = {Tensor{"A", false, {{{0, 1}}}}, Tensor{"Z", true, {{{0, 1}}}}};
     return w;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];  // odd sizes only
 }
 
 StorageLevel level(const std::string& name, std::optional<std::int64_t> words, std::int64_t instances,
@@ -209,27 +217,38 @@ private slots:
         cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
         const Workload w = makeConv2d(cp);
         const Architecture a = eyerissLike();
-        SearchOptions o;
-        o.algorithm = "annealing";
-        o.seed = 2023;
-        o.victoryCondition = 0;  // imperfect nests take the model's slower path: a fixed, small budget
-        o.evaluationBudget = 2500;
         const Mapspace pfmSpace(w, a, MapspaceKind::Pfm, rowStationary());
         const Mapspace rsSpace(w, a, MapspaceKind::RubyS, rowStationary());
-        const SearchResult pfm = runSearch(pfmSpace, o);
-        const SearchResult rs = runSearch(rsSpace, o);
-        QVERIFY(pfm.found && rs.found);
-        qInfo("AlexNet conv2: PFM util %.1f%% EDP %.4g (%lld evaluated, %.1f s); Ruby-S util %.1f%% EDP %.4g (%lld evaluated, %.1f s)",
-              100 * pfm.bestEvaluation.utilization, pfm.bestEvaluation.edp_J_s, static_cast<long long>(pfm.evaluated),
-              pfm.seconds, 100 * rs.bestEvaluation.utilization, rs.bestEvaluation.edp_J_s,
-              static_cast<long long>(rs.evaluated), rs.seconds);
-        for (const auto* r : {&pfm, &rs}) {
-            QVERIFY(r->best.validate(w, a).empty());
-            QVERIFY(checkConstraints(rowStationary(), r->best, w, a).empty());
+        // Several seeds at the same evaluation budget; only the medians are compared (one seed is
+        // an anecdote). The bounds on utilization hold for every seed.
+        std::vector<double> pfmEdp, rsEdp, pfmUtil, rsUtil;
+        for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+            SearchOptions o;
+            o.algorithm = "annealing";
+            o.seed = seed;
+            o.victoryCondition = 0;  // imperfect nests take the model's slower path: a fixed, small budget
+            o.evaluationBudget = 2500;
+            const SearchResult pfm = runSearch(pfmSpace, o);
+            const SearchResult rs = runSearch(rsSpace, o);
+            QVERIFY(pfm.found && rs.found);
+            qInfo("AlexNet conv2, seed %llu: PFM util %.1f%% EDP %.4g (%lld evaluated, %.1f s); Ruby-S util %.1f%% EDP %.4g "
+                  "(%lld evaluated, %.1f s)",
+                  static_cast<unsigned long long>(seed), 100 * pfm.bestEvaluation.utilization, pfm.bestEvaluation.edp_J_s,
+                  static_cast<long long>(pfm.evaluated), pfm.seconds, 100 * rs.bestEvaluation.utilization,
+                  rs.bestEvaluation.edp_J_s, static_cast<long long>(rs.evaluated), rs.seconds);
+            for (const auto* r : {&pfm, &rs}) {
+                QVERIFY(r->best.validate(w, a).empty());
+                QVERIFY(checkConstraints(rowStationary(), r->best, w, a).empty());
+            }
+            QVERIFY(pfm.bestEvaluation.utilization <= 0.715);  // 12 of 14 columns x 10 of 12 rows at best
+            QVERIFY(rs.bestEvaluation.utilization <= 0.8164);  // 10/12 x 96/98, the bound above
+            pfmEdp.push_back(pfm.bestEvaluation.edp_J_s);
+            rsEdp.push_back(rs.bestEvaluation.edp_J_s);
+            pfmUtil.push_back(pfm.bestEvaluation.utilization);
+            rsUtil.push_back(rs.bestEvaluation.utilization);
         }
-        QVERIFY(pfm.bestEvaluation.utilization <= 0.715);  // 12 of 14 columns x 10 of 12 rows at best
-        QVERIFY(rs.bestEvaluation.utilization > pfm.bestEvaluation.utilization + 0.02);
-        QVERIFY(rs.bestEvaluation.edp_J_s < pfm.bestEvaluation.edp_J_s);
+        QVERIFY(median(rsUtil) > median(pfmUtil) + 0.02);
+        QVERIFY(median(rsEdp) < median(pfmEdp));
     }
 
     // Section IV-C: whole workloads. Every DeepBench-like training GEMM of
