@@ -43,6 +43,8 @@ ParetoChart::ParetoChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     layout->addWidget(plot_);
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Translucent, so that points under it stay visible (and hoverable).
+    plot_->legend->setBrush(QColor(255, 255, 255, 170));
     plot_->setContextMenuPolicy(Qt::NoContextMenu);
     setLogarithmic(true, true);
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {

@@ -28,7 +28,12 @@ std::string generalUsage()
            "        Thistle dataflow optimization (Ipopt) on a DRAM/SRAM/register-file\n"
            "        architecture; candidates re-scored by the cost model (docs/solvers.md).\n"
            "  codesign PROJECT --network N --area-um2 A [--per-layer|--single-arch] ...\n"
-           "        Thistle co-design of registers per PE, SRAM size and PE count.\n"           "  vta run VECTOR.json... [--json]\n"
+           "        Thistle co-design of registers per PE, SRAM size and PE count.\n"
+           "  dataflows PROJECT --layer L [--budget N] [--seed S] [--csv FILE] [--json FILE]\n"
+           "        Interstellar: every U|V dataflow of a layer with its blocking searched, ranked.\n"
+           "  memsweep PROJECT --layer L [--rf 16,32,...] [--sram 32K,...] [--csv FILE]\n"
+           "        Interstellar: RF and SRAM sizes with 28 nm Table 3 energies, blocking re-searched.\n"
+           "  vta run VECTOR.json... [--json]\n"
            "        Run VTA program vectors on the simulator and compare output bytes,\n"
            "        counters and token pushes with fsim's (nestor-cli vta --help).\n"
            "\n"
@@ -332,6 +337,12 @@ Command parseCommandLine(const std::vector<std::string>& args)
         Command c;
         c.kind = Command::Kind::Vta;
         c.vtaArgs.assign(args.begin() + 1, args.end());
+        return c;
+    }
+    if (cmd == "dataflows" || cmd == "memsweep") {
+        Command c;
+        c.kind = cmd == "dataflows" ? Command::Kind::Dataflows : Command::Kind::Memsweep;
+        c.solverArgs.assign(args.begin() + 1, args.end());
         return c;
     }
     if (cmd == "optimize" || cmd == "codesign") {

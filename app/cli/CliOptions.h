@@ -58,13 +58,13 @@ struct SearchCliOptions {
 };
 
 struct Command {
-    enum class Kind { Help, Version, Eval, CheckReference, Search, Sweep, Vta, Optimize, Codesign };
+    enum class Kind { Help, Version, Eval, CheckReference, Search, Sweep, Vta, Optimize, Codesign, Dataflows, Memsweep };
     Kind kind = Kind::Help;
     std::string helpText;        // for Help: the text to print
     EvalOptions eval;
     CheckReferenceOptions check;
     SearchCliOptions search;         // Search and Sweep
-    std::vector<std::string> solverArgs; // Optimize, Codesign: the arguments after the command (OptimizeCommand parses them)
+    std::vector<std::string> solverArgs; // Optimize, Codesign, Dataflows, Memsweep: the arguments after the command (their command files parse them)
     std::vector<std::string> vtaArgs; // Vta: the arguments after "vta" (VtaCommand parses them)
 };
 

@@ -6,7 +6,7 @@
 #include "io/AtomicFile.h"
 #include "io/JsonWriter.h"
 #include "io/ProjectYaml.h"
-#include "solvers/thistle/ThistleOptimizer.h"
+#include "solvers/thistle/CodesignCsv.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -29,6 +29,7 @@ std::string optimizeUsage()
            "  --network N            every layer of project network N, one after the other\n"
            "  --objective O          energy (default) or delay\n"
            "  --json FILE            per layer: architecture, mapping, pJ_per_mac, cycles, area\n"
+           "  --csv FILE             one row per layer (and design): the figures of the table\n"
            "  --top N                relaxed programs rounded (default 4)\n"
            "  --candidates N         rounded candidates re-scored per program (default 6)\n"
            "  --verbose-solver       show Ipopt's own output (silent by default)\n"
@@ -48,13 +49,13 @@ std::string codesignUsage()
            "                           dominant layer (most energy, or most cycles for delay),\n"
            "                           with the dataflow of every layer optimized for it\n"
            "  --objective O            energy (default) or delay\n"
-           "  --json FILE, --top N, --candidates N, --verbose-solver, --quiet  as for optimize\n";
+           "  --json FILE, --csv FILE, --top N, --candidates N, --verbose-solver, --quiet  as for optimize\n";
 }
 
 namespace {
 
 struct Args {
-    std::string project, layer, network, json, objective = "energy";
+    std::string project, layer, network, json, csv, objective = "energy";
     double area = 0;
     bool singleArch = false, verbose = false, quiet = false, help = false;
     int top = 4, candidates = 6;
@@ -85,6 +86,7 @@ Args parse(const std::vector<std::string>& a, bool codesign)
         else if (s == "--network") r.network = need(i);
         else if (s == "--objective") r.objective = need(i);
         else if (s == "--json") r.json = need(i);
+        else if (s == "--csv") r.csv = need(i);
         else if (s == "--area-um2" && codesign) r.area = number(s, need(i));
         else if (s == "--per-layer" && codesign) r.singleArch = false;
         else if (s == "--single-arch" && codesign) r.singleArch = true;
@@ -254,61 +256,42 @@ int runOptimizeCommand(const std::vector<std::string>& argv, bool codesign, std:
     o.cancel = cancel;
     if (!a.quiet) o.progress = [&err](const std::string& s) { err << "  " << s << "\n" << std::flush; };
 
-    std::vector<std::pair<const Workload*, LayerOptimization>> results;
-    bool cancelled = false;
+    NetworkCodesignOptions no;
+    no.optimize = o;
+    no.fixedArchitecture = !codesign;
+    no.layerwise = codesign;
+    no.singleArchitecture = codesign && a.singleArch;
+    std::vector<const Workload*> workloads;
+    for (const ProjectWorkload* pw : layers) workloads.push_back(&pw->workload);
+    NetworkCodesign solved;
     try {
-        for (const ProjectWorkload* pw : layers) {
-            if (cancel->load()) {
-                cancelled = true;
-                break;
-            }
-            results.emplace_back(&pw->workload, optimizeLayer(pw->workload, arch, o));
-            cancelled = cancelled || results.back().second.cancelled;
-        }
+        solved = codesignNetwork(workloads, arch, no);
     } catch (const NestorError& e) {
         err << a.project << ": " << e.what() << "\n";
         return kExitInput;
     }
+    const bool cancelled = solved.cancelled;
+    auto withLayers = [&](const std::vector<LayerOptimization>& rs) {
+        std::vector<std::pair<const Workload*, LayerOptimization>> rows;
+        for (std::size_t i = 0; i < rs.size(); ++i) rows.emplace_back(workloads[i], rs[i]);
+        return rows;
+    };
+    const std::vector<std::pair<const Workload*, LayerOptimization>> results = withLayers(codesign ? solved.layerwise : solved.fixed);
+    const std::vector<std::pair<const Workload*, LayerOptimization>> single = withLayers(solved.single);
+    const std::string& singleFrom = solved.singleFrom;
     const std::string what = codesign ? "layer-wise co-design, area budget " + fixed(a.area, 0) + " um^2" : "dataflow optimization on " + arch.name;
     printTable(out, what + " (objective " + a.objective + ")", results);
-
-    std::vector<std::pair<const Workload*, LayerOptimization>> single;
-    std::string singleFrom;
-    if (codesign && a.singleArch && !cancelled) {
-        // The paper's Fig. 6/8: the layer-wise design of the dominant layer (most energy, or
-        // most cycles), for every layer. A design too small for another layer's smallest tiles
-        // (e.g. 4 registers from a 1x1 layer, for a 3x3 layer) cannot be that single
-        // architecture: the most dominant design that can run every layer is taken.
-        const LayerOptimization* dominant = nullptr;
-        auto weight = [&](const LayerOptimization& r) {
-            return o.objective == Objective::Energy ? r.best.eval.energy_pJ : static_cast<double>(r.best.eval.cycles);
-        };
-        auto hostsAll = [&](const LayerOptimization& r) {
-            for (const auto& [w, other] : results) {
-                const MinimumTiles m = minimumTiles(*w);
-                if (m.registers > static_cast<double>(r.best.registers) || m.sramWords > static_cast<double>(r.best.sramWords)) return false;
-            }
-            return true;
-        };
-        for (const auto& [w, r] : results)
-            if (r.ok && hostsAll(r) && (!dominant || weight(r) > weight(*dominant))) dominant = &r;
-        if (!dominant) err << "nestor-cli: no layer's design can run every layer; no single architecture\n";
-        if (dominant) {
-            singleFrom = dominant->layer;
-            OptimizeOptions fo = o;
-            fo.codesign = false;
-            const Architecture one = dominant->best.arch;
-            for (const auto& [w, r] : results) {
-                if (cancel->load()) break;
-                LayerOptimization s = optimizeLayer(*w, one, fo);
-                if (s.ok) {
-                    s.best.registers = dominant->best.registers;
-                    s.best.sramWords = dominant->best.sramWords;
-                }
-                single.emplace_back(w, std::move(s));
-            }
-            out << "\n";
-            printTable(out, "single architecture: the design of " + singleFrom + " (objective " + a.objective + ")", single);
+    if (!solved.singleError.empty()) err << "nestor-cli: " << solved.singleError << "; no single architecture\n";
+    if (!single.empty()) {
+        out << "\n";
+        printTable(out, "single architecture: the design of " + singleFrom + " (objective " + a.objective + ")", single);
+    }
+    if (!a.csv.empty()) {
+        try {
+            writeFileAtomically(a.csv, codesignCsv(workloads, solved));
+        } catch (const std::exception& e) {
+            err << "nestor-cli: cannot write " << a.csv << ": " << e.what() << "\n";
+            return kExitInput;
         }
     }
 

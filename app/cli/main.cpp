@@ -3,6 +3,7 @@
 #include "CliOptions.h"
 #include "EvalCommand.h"
 #include "ExitCodes.h"
+#include "InterstellarCommand.h"
 #include "OptimizeCommand.h"
 #include "SearchCommand.h"
 #include "SweepCommand.h"
@@ -36,6 +37,8 @@ int main(int argc, char** argv)
         case Command::Kind::Sweep: return runSweepCommand(cmd.search, std::cout, std::cerr);
         case Command::Kind::Optimize: return runOptimizeCommand(cmd.solverArgs, false, std::cout, std::cerr);
         case Command::Kind::Codesign: return runOptimizeCommand(cmd.solverArgs, true, std::cout, std::cerr);
+        case Command::Kind::Dataflows: return runDataflowsCommand(cmd.solverArgs, std::cout, std::cerr);
+        case Command::Kind::Memsweep: return runMemsweepCommand(cmd.solverArgs, std::cout, std::cerr);
         case Command::Kind::Vta: return runVtaCommand(cmd.vtaArgs, std::cout, std::cerr);
         }
     } catch (const std::exception& e) {

@@ -223,6 +223,7 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
             sc.sramWords = rc.sramWords;
             sc.pes = o.codesign ? rc.pes : arch.levels[2].instances;
             sc.area_um2 = sc.arch.area_um2();
+            r.candidates.push_back(sc);
             if (!have || better(sc.eval, r.best.eval, o.objective)) {
                 r.best = std::move(sc);
                 have = true;

@@ -54,6 +54,7 @@ struct LayerOptimization {
     int programsSolved = 0;
     int candidatesEvaluated = 0;
     SolvedCandidate best;
+    std::vector<SolvedCandidate> candidates;  // every valid re-scored candidate, in scoring order (best among them)
     double seconds = 0.0;
 };
 
