@@ -1,6 +1,10 @@
 #include "PropertiesDock.h"
 
 #include "NumberFormat.h"
+#include "analysis/DataflowNotation.h"
+
+#include <exception>
+
 
 #include <QHeaderView>
 #include <QLabel>
@@ -69,6 +73,19 @@ void PropertiesDock::add(const QString& property, const QString& value)
     table_->setItem(row, 1, item);
 }
 
+void PropertiesDock::addDataflow(const Workload& w, const Architecture& a, const Mapping& m)
+{
+    // Interstellar's U|V of the PE array and the usual name, with the rule that gave it.
+    try {
+        const DataflowClass c = classifyDataflow(w, a, m);
+        const QString uv = c.spatial.x.empty() && c.spatial.y.empty() ? tr("no spatial loops") : QString::fromStdString(c.text());
+        add(tr("Dataflow"), c.name.empty() ? uv : tr("%1 (%2)").arg(uv, QString::fromStdString(c.name)));
+        table_->item(table_->rowCount() - 1, 1)->setToolTip(QString::fromStdString(c.reason));
+    } catch (const std::exception& e) {
+        add(tr("Dataflow"), tr("unknown: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
 QString PropertiesDock::value(const QString& property) const
 {
     for (int r = 0; r < table_->rowCount(); ++r)
@@ -103,6 +120,8 @@ bool PropertiesDock::showObject(const Project& project, const QString& kind, con
         add(tr("Layer"), QString::fromStdString(pm->workload));
         add(tr("Imperfect factors"), pm->mapping.hasImperfectFactors() ? tr("yes") : tr("no"));
         const Architecture& a = project.architecture;
+        if (pw) addDataflow(pw->workload, a, pm->mapping);
+        if (!pm->description.empty()) add(tr("Description"), QString::fromStdString(pm->description));
         for (std::size_t i = 0; pw && i < pm->mapping.levels.size(); ++i) {
             const LevelMapping& lm = pm->mapping.levels[i];
             QStringList parts;

@@ -27,6 +27,7 @@ public:
 
 private:
     void add(const QString& property, const QString& value);
+    void addDataflow(const Workload& w, const Architecture& a, const Mapping& m);
 
     QLabel* title_;
     QTableWidget* table_;

@@ -440,6 +440,8 @@ void TestSearchPanel::propertiesDockShowsTheSelection()
     QCOMPARE(props->currentKind(), QStringLiteral("mapping"));
     QCOMPARE(props->value(QStringLiteral("Layer")), QStringLiteral("conv3_1"));
     QVERIFY(props->value(QStringLiteral("DRAM")).contains(QStringLiteral("Q 4")));
+    // Q (the paper's Y) across the columns, filter columns S (FY) and M (K) down the rows.
+    QCOMPARE(props->value(QStringLiteral("Dataflow")), QStringLiteral("Y|FYK (row-stationary)"));
     QVERIFY(QTest::qWaitFor([&] { return !w.isEvaluating(); }, kHangGuardMs));
     QVERIFY(QTest::qWaitFor([&] { return !props->value(QStringLiteral("Cycles")).isEmpty(); }, kHangGuardMs));
 }
