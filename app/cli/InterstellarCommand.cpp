@@ -5,6 +5,7 @@
 #include "SearchCommand.h"
 #include "io/AtomicFile.h"
 #include "io/JsonWriter.h"
+#include "solvers/interstellar/DataflowConstraints.h"
 #include "solvers/interstellar/DataflowStudy.h"
 #include "solvers/interstellar/MemorySweep.h"
 
@@ -204,13 +205,6 @@ bool load(const Args& a, Loaded& l, int& code, std::ostream& err)
     return true;
 }
 
-MapspaceConstraints keepConstraints(const Project& p, const Workload& w)
-{
-    MapspaceConstraints all = p.constraintsFor(w), keeps;
-    keeps.keeps = all.keeps;
-    keeps.minUtilization = all.minUtilization;
-    return keeps;
-}
 
 } // namespace
 
@@ -271,7 +265,7 @@ int runDataflowsCommand(const std::vector<std::string>& argv, std::ostream& out,
     o.threads = a.threads;
     o.kind = *kind;
     o.replication = a.replication;
-    o.base = a.interstellarArch ? MapspaceConstraints{} : keepConstraints(l.project, w);
+    o.base = a.interstellarArch ? MapspaceConstraints{} : studyBaseConstraints(l.project.constraintsFor(w));
     o.cancel = cancel;
     if (!a.quiet)
         o.progress = [&err](int i, int n, const std::string& t) { err << "  [" << (i + 1) << "/" << n << "] " << t << "\n" << std::flush; };

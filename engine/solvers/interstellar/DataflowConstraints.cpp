@@ -51,4 +51,12 @@ MapspaceConstraints dataflowConstraints(const Dataflow& d, const Workload& w, co
     return base;
 }
 
+MapspaceConstraints studyBaseConstraints(const MapspaceConstraints& project)
+{
+    MapspaceConstraints base;
+    base.keeps = project.keeps;
+    base.minUtilization = project.minUtilization;
+    return base;
+}
+
 } // namespace nestor::interstellar

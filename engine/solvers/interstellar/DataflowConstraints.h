@@ -20,4 +20,9 @@ namespace nestor::interstellar {
 MapspaceConstraints dataflowConstraints(const Dataflow& d, const Workload& w, const Architecture& a, bool replication,
                                         MapspaceConstraints base = {});
 
+// What a dataflow study keeps of a project's constraints: keep/bypass and the minimum
+// utilization. Its spatial, factor and permutation constraints would pin one dataflow (the
+// Eyeriss-like example forces S onto the array) and conflict with every other.
+MapspaceConstraints studyBaseConstraints(const MapspaceConstraints& project);
+
 } // namespace nestor::interstellar
