@@ -160,16 +160,16 @@ SimulatorView::SimulatorView(QWidget* parent)
     sweepButton_->setToolTip(tr("GEMM shape, bus width, scratchpad sizes and GEMM II over ResNet-18 at the chosen image size "
                                 "(timing only); click a point to see its timeline"));
     details_->setDocumentMode(true);
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(timeline_);
-    split->addWidget(details_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split_ = new QSplitter(Qt::Vertical);
+    split_->addWidget(timeline_);
+    split_->addWidget(details_);
+    split_->setStretchFactor(0, 3);
+    split_->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(file);
     layout->addLayout(knobs);
     layout->addWidget(summary_);
-    layout->addWidget(split, 1);
+    layout->addWidget(split_, 1);
 
     connect(open_, &QPushButton::clicked, this, &SimulatorView::openWithDialog);
     connect(run_, &QPushButton::clicked, this, [this] {
@@ -264,9 +264,17 @@ bool SimulatorView::runSweep(int imageSize)
     return true;
 }
 
+void SimulatorView::giveRoomTo(QWidget* pane)
+{
+    const int total = split_->height();
+    split_->setSizes(pane == timeline_ ? QList<int>{total * 3 / 4, total / 4} : QList<int>{total / 4, total * 3 / 4});
+}
+
 void SimulatorView::showSweep()
 {
     using widgets::NumberFormat::count;
+    // The sweep has no timeline of its own until a point is clicked: the plot gets the room.
+    giveRoomTo(details_);
     pareto_->clear();
     QVector<QPointF> pts;
     QStringList labels;
@@ -345,6 +353,7 @@ bool SimulatorView::runVector(const QString& path)
 
 void SimulatorView::show(const SimulationOutcome& o)
 {
+    giveRoomTo(timeline_);
     using widgets::NumberFormat::count;
     using widgets::NumberFormat::percent;
     outcome_ = o;
@@ -381,6 +390,7 @@ void SimulatorView::showNetwork(const vta::NetworkRun& run, int imageSize)
     using widgets::NumberFormat::count;
     using widgets::NumberFormat::decimal;
     using widgets::NumberFormat::percent;
+    giveRoomTo(timeline_);
     network_ = run;
     const vta::ActivityTrace trace = vta::networkTrace(run);
     QString text = tr("<b>ResNet-18</b> (%1 px, %2 layers%3): %4 cycles, %5 MACs")

@@ -28,6 +28,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QTableWidget;
 class QTabWidget;
 class QCustomPlot;
@@ -103,6 +104,7 @@ private:
     void showRoofline(const vta::NetworkRun& run);
     void setRunning(bool running);
     void showSweep();
+    void giveRoomTo(QWidget* pane);  // three quarters of the splitter's height
 
     BackgroundJob* job_;
     QLineEdit* path_;
@@ -124,6 +126,7 @@ private:
     QCustomPlot* roofline_;
     widgets::ParetoChart* pareto_;
     QTabWidget* details_;
+    QSplitter* split_ = nullptr;   // timeline above, details below
     widgets::UtilizationTimeline* timeline_;
     std::optional<SimulationOutcome> outcome_;
     std::optional<vta::NetworkRun> network_;
