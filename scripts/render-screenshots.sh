@@ -45,6 +45,11 @@ all_views() {
   run search "$root/examples/eyeriss-like.yaml" --view search
   run simulator "$root/examples/eyeriss-like.yaml" --view simulator
   run simulator-network "$root/examples/eyeriss-like.yaml" --view simulator-network
+  run simulator-roofline "$root/examples/eyeriss-like.yaml" --view simulator-roofline
+  run simulator-sweep "$root/examples/eyeriss-like.yaml" --view simulator-sweep
+  run solver "$root/examples/thistle/resnet18.yaml" --view solver
+  run dataflow-weight-stationary "$root/examples/teaching/dataflows.yaml" --mapping weight-stationary --view dataflow
+  run dataflow-row-stationary "$root/examples/teaching/dataflows.yaml" --mapping row-stationary --view dataflow
 }
 
 all_views

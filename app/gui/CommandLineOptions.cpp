@@ -26,9 +26,10 @@ QString tr(const char* text)
 
 QStringList CommandLineOptions::viewNames()
 {
-    return {QStringLiteral("mapping"), QStringLiteral("roofline"), QStringLiteral("capacity"), QStringLiteral("layers"),
+    return {QStringLiteral("mapping"), QStringLiteral("dataflow"), QStringLiteral("roofline"), QStringLiteral("capacity"), QStringLiteral("layers"),
             QStringLiteral("architecture"), QStringLiteral("compare"), QStringLiteral("network"), QStringLiteral("search"),
-            QStringLiteral("simulator"), QStringLiteral("simulator-network")};
+            QStringLiteral("simulator"), QStringLiteral("simulator-network"), QStringLiteral("simulator-roofline"),
+            QStringLiteral("simulator-sweep"), QStringLiteral("solver")};
 }
 
 QStringList CommandLineOptions::recoverActions()
@@ -51,9 +52,11 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
                                         tr("Render the window once the evaluation has finished, save it as PNG and exit."),
                                         QStringLiteral("OUT.png"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  tr("View to show: mapping, roofline, capacity, layers, architecture, compare "
+                                  tr("View to show: mapping, dataflow (steps through the mapping on the PE array), roofline, capacity, layers, architecture, compare "
                                      "(pins the project's mappings), network (evaluates it), search (runs a small search) or simulator "
-                                     "(runs the bundled VTA program examples/vta/double-buffer.json) or simulator-network (simulates ResNet-18 on VTA)."),
+                                     "(runs the bundled VTA program examples/vta/double-buffer.json) simulator-network (simulates ResNet-18 on VTA), "
+                                     "simulator-roofline (its VTA roofline) simulator-sweep (the area-vs-cycles sweep of VTA configurations) or solver (Thistle on the job's layer; "
+                                     "the architecture must be DRAM -> SRAM -> registers per PE)."),
                                   QStringLiteral("NAME"));
     const QCommandLineOption size(QStringLiteral("size"),
                                   tr("Window size for --screenshot, e.g. 1366x768 (default 1760x1000)."),

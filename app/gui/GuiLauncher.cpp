@@ -9,6 +9,7 @@
 #include "ScreenshotController.h"
 #include "search/SearchPanel.h"
 #include "simulator/SimulatorView.h"
+#include "solver/SolverView.h"
 
 #include <QApplication>
 #include <QSize>
@@ -28,6 +29,7 @@ void showView(MainWindow& window, const QString& view)
     EvaluationPanel* panel = window.evaluationPanel();
     if (view == QLatin1String("roofline")) panel->showChart(EvaluationPanel::Chart::Roofline);
     if (view == QLatin1String("capacity")) panel->showChart(EvaluationPanel::Chart::Capacity);
+    if (view == QLatin1String("dataflow")) window.showTab(MainWindow::Tab::Dataflow);
     if (view == QLatin1String("layers")) window.showTab(MainWindow::Tab::Layers);
     if (view == QLatin1String("architecture")) window.showTab(MainWindow::Tab::Architecture);
     if (view == QLatin1String("compare")) {
@@ -46,6 +48,23 @@ void showView(MainWindow& window, const QString& view)
     if (view == QLatin1String("simulator-network")) {
         window.showTab(MainWindow::Tab::Simulator);
         window.simulatorView()->runResNet18(224);
+    }
+    if (view == QLatin1String("simulator-roofline")) {
+        window.showTab(MainWindow::Tab::Simulator);
+        SimulatorView* simulator = window.simulatorView();
+        // After the run, which shows its layer table.
+        QObject::connect(simulator, &SimulatorView::finished, simulator,
+                         [simulator] { simulator->showDetail(SimulatorView::Detail::Roofline); });
+        simulator->runResNet18(224);
+    }
+    if (view == QLatin1String("simulator-sweep")) {
+        window.showTab(MainWindow::Tab::Simulator);
+        window.simulatorView()->runSweep(224);
+    }
+    if (view == QLatin1String("solver")) {
+        // Every design of the job's layer: the fixed architecture, its co-design, the single one.
+        window.showTab(MainWindow::Tab::Solver);
+        window.solverView()->run();
     }
     if (view == QLatin1String("search")) {
         // Small finished searches of the default layer in the PFM and Ruby-S mapspaces (random

@@ -21,6 +21,9 @@
 #include "jobs/JobsDock.h"
 #include "search/SearchPanel.h"
 #include "simulator/SimulatorView.h"
+#include "solver/DataflowStudyPanel.h"
+#include "solver/SolverView.h"
+#include "teaching/DataflowTab.h"
 #include "io/AtomicFile.h"
 #include "io/ProjectYaml.h"
 #include "io/ResultsExport.h"
@@ -70,20 +73,28 @@ MainWindow::MainWindow(QWidget* parent)
       logDock_(new LogDock(this)),
       searchPanel_(new SearchPanel(document_, this)),
       simulatorView_(new SimulatorView(this)),
+      solverView_(new SolverView(document_, this)),
+      dataflowStudy_(new DataflowStudyPanel(document_, this)),
       jobsDock_(new JobsDock(this)),
       propertiesDock_(new PropertiesDock(this)),
       session_(new MappingSession(document_, this)),
+      dataflowTab_(new DataflowTab(session_, this)),
       statusLabel_(new QLabel(this)),
       busyIndicator_(new QProgressBar(this))
 {
     tabs_->setObjectName(QStringLiteral("centralTabs"));
     tabs_->addTab(panel_, tr("Mapping"));
+    tabs_->addTab(dataflowTab_, tr("Dataflow"));
     tabs_->addTab(layerEditor_, tr("Layers"));
     tabs_->addTab(archEditor_, tr("Architecture"));
     tabs_->addTab(compareView_, tr("Compare"));
     tabs_->addTab(networkView_, tr("Network"));
     tabs_->addTab(searchPanel_, tr("Search"));
     tabs_->addTab(simulatorView_, tr("Simulator"));
+    auto* solvers = new QTabWidget;
+    solvers->addTab(solverView_, tr("Thistle co-design"));
+    solvers->addTab(dataflowStudy_, tr("Dataflows (Interstellar)"));
+    tabs_->addTab(solvers, tr("Solver"));
     tabs_->setDocumentMode(true);
     setCentralWidget(tabs_);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock_);
@@ -95,6 +106,10 @@ MainWindow::MainWindow(QWidget* parent)
     resizeDocks({logDock_, jobsDock_}, {700, 360}, Qt::Horizontal);
     searchPanel_->setJobsDock(jobsDock_);
     simulatorView_->setJobsDock(jobsDock_);
+    solverView_->setJobsDock(jobsDock_);
+    solverView_->setCompareView(compareView_);
+    dataflowStudy_->setJobsDock(jobsDock_);
+    dataflowStudy_->setCompareView(compareView_);
 
     busyIndicator_->setRange(0, 0);
     busyIndicator_->setMaximumWidth(160);
@@ -116,6 +131,9 @@ MainWindow::MainWindow(QWidget* parent)
     networkView_->setJobsDock(jobsDock_);
     connect(searchPanel_, &SearchPanel::message, logDock_, &LogDock::info);
     connect(simulatorView_, &SimulatorView::message, logDock_, &LogDock::info);
+    connect(solverView_, &SolverView::message, logDock_, &LogDock::info);
+    connect(dataflowStudy_, &DataflowStudyPanel::message, logDock_, &LogDock::info);
+    connect(dataflowTab_, &DataflowTab::message, logDock_, &LogDock::info);
     connect(searchPanel_, &SearchPanel::mappingAdded, this, [this](const QString& name) {
         if (selectMapping(name)) showTab(Tab::Mapping);
     });

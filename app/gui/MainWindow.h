@@ -27,6 +27,9 @@ class JobsDock;
 class PropertiesDock;
 class SearchPanel;
 class SimulatorView;
+class SolverView;
+class DataflowStudyPanel;
+class DataflowTab;
 class LayerEditor;
 class LogDock;
 class NetworkView;
@@ -39,7 +42,7 @@ struct ProjectChange;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Tab { Mapping, Layers, Architecture, Compare, Network, Search, Simulator };
+    enum class Tab { Mapping, Dataflow, Layers, Architecture, Compare, Network, Search, Simulator, Solver };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -93,6 +96,9 @@ public:
     LogDock* logDock() const { return logDock_; }
     SearchPanel* searchPanel() const { return searchPanel_; }
     SimulatorView* simulatorView() const { return simulatorView_; }
+    SolverView* solverView() const { return solverView_; }
+    DataflowStudyPanel* dataflowStudyPanel() const { return dataflowStudy_; }
+    DataflowTab* dataflowTab() const { return dataflowTab_; }
     JobsDock* jobsDock() const { return jobsDock_; }
     PropertiesDock* propertiesDock() const { return propertiesDock_; }
 
@@ -138,9 +144,12 @@ private:
     LogDock* logDock_;
     SearchPanel* searchPanel_;
     SimulatorView* simulatorView_;
+    SolverView* solverView_;
+    DataflowStudyPanel* dataflowStudy_;
     JobsDock* jobsDock_;
     PropertiesDock* propertiesDock_;
     MappingSession* session_;
+    DataflowTab* dataflowTab_;
     RecentFilesMenu* recentMenu_ = nullptr;
     QAction* reloadAction_ = nullptr;
     QLabel* statusLabel_;

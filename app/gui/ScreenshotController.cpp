@@ -8,6 +8,9 @@
 #include "MainWindow.h"
 #include "search/SearchPanel.h"
 #include "simulator/SimulatorView.h"
+#include "solver/DataflowStudyPanel.h"
+#include "solver/SolverView.h"
+#include "teaching/DataflowTab.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -47,7 +50,9 @@ void ScreenshotController::captureSoon()
 void ScreenshotController::capture()
 {
     if (window_->compareView()->isEvaluating() || window_->networkView()->isRunning() ||
-        window_->searchPanel()->isRunning() || window_->searchPanel()->isSweeping() || window_->simulatorView()->isRunning()) {
+        window_->searchPanel()->isRunning() || window_->searchPanel()->isSweeping() || window_->simulatorView()->isRunning() ||
+        window_->dataflowTab()->isBusy() || window_->solverView()->isRunning() ||
+        window_->dataflowStudyPanel()->isRunning()) {
         QTimer::singleShot(100, this, &ScreenshotController::capture);  // background views still working
         return;
     }

@@ -1,0 +1,185 @@
+// The Solver tab (app/gui/solver): Thistle in the background on the project's layers. The table
+// shows the cost model's figures of the mapping the solver chose (checked here by evaluating that
+// mapping again through the engine, the figure the CLI also prints), results can be added to the
+// project, pinned in Compare and exported as CSV; an architecture of the wrong shape is refused
+// with the reason; Cancel ends a long run; another project clears the results.
+#include "GroupedBarChart.h"
+#include "MainWindow.h"
+#include "ParetoChart.h"
+#include "ProjectDocument.h"
+#include "arch/EnergyModels.h"
+#include "model/Model.h"
+#include "solver/DataflowStudyPanel.h"
+#include "solver/SolverView.h"
+#include "views/CompareView.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace nestor;
+using namespace nestor::app;
+
+namespace {
+
+const QString kThistle = QStringLiteral(NESTOR_EXAMPLES_DIR "/thistle/resnet18.yaml");
+constexpr int kHangGuardMs = 120000;
+
+bool solveAndWait(SolverView& view)
+{
+    QSignalSpy finished(&view, &SolverView::finished);
+    if (!view.run()) return false;
+    return finished.size() == 1 || finished.wait(kHangGuardMs);
+}
+
+SolverView::Settings fixedOnly(const QString& layer)
+{
+    SolverView::Settings s;
+    s.target = layer;
+    s.fixedArchitecture = true;
+    s.codesign = false;
+    s.singleArchitecture = false;
+    return s;
+}
+
+} // namespace
+
+class TestSolverView : public QObject {
+    Q_OBJECT
+private slots:
+    void refusesAnArchitectureOfAnotherShape()
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(QStringLiteral(NESTOR_EXAMPLES_DIR "/eyeriss-like.yaml")));
+        SolverView* view = w.solverView();
+        QVERIFY(!view->run());
+        QVERIFY2(view->statusText().contains(QStringLiteral("cannot use this architecture")), qPrintable(view->statusText()));
+        QVERIFY(view->statusText().contains(QStringLiteral("7 storage levels")));
+        QVERIFY(!view->isRunning());
+    }
+
+    void solvesALayerOnTheFixedArchitecture()
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(kThistle));
+        SolverView* view = w.solverView();
+        view->setSettings(fixedOnly(QStringLiteral("layer12")));
+        QVERIFY(solveAndWait(*view));
+        QVERIFY(view->result());
+        QCOMPARE(view->rows().size(), std::size_t(1));
+        const thistle::LayerOptimization& r = *view->rows()[0].result;
+        QVERIFY2(r.ok, r.error.c_str());
+
+        // The figures shown are the cost model's for the chosen mapping on the project's architecture.
+        const Project& p = *w.project();
+        Architecture arch = p.architecture;
+        applyEnergyModel(arch, p.energyModel);
+        const Evaluation e = evaluate(p.findWorkload("layer12")->workload, arch, r.best.mapping);
+        QVERIFY(e.valid);
+        QCOMPARE(view->table()->item(0, 0)->text(), QStringLiteral("layer12"));
+        QCOMPARE(view->table()->item(0, 5)->text().remove(QLatin1Char(',')).toLongLong(), qlonglong(e.cycles));
+        QVERIFY(qAbs(view->table()->item(0, 2)->text().toDouble() - e.pJ_per_mac) < 0.01 * e.pJ_per_mac);
+        QCOMPARE(view->barChart()->seriesCount(), 1);
+        QCOMPARE(view->paretoChart()->pointCount(0), int(r.candidates.size()));
+        QVERIFY(!r.candidates.empty());
+
+        // Into the project, as a mapping of layer12 that evaluates to the same figures.
+        const std::size_t before = p.mappings.size();
+        QCOMPARE(view->addToProject(0), QString());
+        QCOMPARE(w.project()->mappings.size(), before + 1);
+        const ProjectMapping& added = w.project()->mappings.back();
+        QCOMPARE(added.workload, std::string("layer12"));
+        QCOMPARE(evaluate(p.findWorkload("layer12")->workload, arch, added.mapping).cycles, e.cycles);
+
+        // Into Compare, with its architecture.
+        QVERIFY(view->pinInCompare(0));
+        QCOMPARE(w.compareView()->pinCount(), 1);
+
+        // CSV: header and one row naming the layer and its cycles.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("solver.csv"));
+        QVERIFY(view->exportCsv(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith(QStringLiteral("design,layer,ok,")));
+        QVERIFY(lines[1].startsWith(QStringLiteral("fixed,layer12,1,")));
+        QVERIFY(lines[1].contains(QStringLiteral(",%1,").arg(e.cycles)));
+
+        // Another project: nothing of this one stays.
+        QVERIFY(w.openProject(QStringLiteral(NESTOR_EXAMPLES_DIR "/thistle/yolo9000.yaml")));
+        QVERIFY(!view->result());
+        QCOMPARE(view->table()->rowCount(), 0);
+    }
+
+    void cancelEndsALongRun()
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(kThistle));
+        SolverView* view = w.solverView();
+        SolverView::Settings s;
+        s.target = QStringLiteral("network:resnet18");
+        view->setSettings(s);
+        QSignalSpy finished(view, &SolverView::finished);
+        QVERIFY(view->run());
+        QVERIFY(view->isRunning());
+        QTest::qWait(200);
+        view->cancel();
+        QVERIFY(finished.size() == 1 || finished.wait(kHangGuardMs));
+        QVERIFY(!view->isRunning());
+        QVERIFY(view->result());
+        QVERIFY(view->result()->cancelled);
+    }
+
+    // Interstellar's table: the dataflows of a small conv layer, ranked by energy, each row's
+    // mapping really in its dataflow (its spatial loops are the U|V asked for).
+    void studiesTheDataflowsOfALayer()
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(QStringLiteral(NESTOR_EXAMPLES_DIR "/teaching/dataflows.yaml")));
+        DataflowStudyPanel* panel = w.dataflowStudyPanel();
+        panel->setLayer(QStringLiteral("conv"));
+        panel->setBudget(100);
+        QSignalSpy finished(panel, &DataflowStudyPanel::finished);
+        QVERIFY(panel->run());
+        QVERIFY(finished.size() == 1 || finished.wait(kHangGuardMs));
+        QVERIFY(panel->study());
+        // M C P Q R S all above 1 (N = 1): 6 x 5 ordered pairs, hand-counted.
+        QCOMPARE(panel->study()->rows.size(), std::size_t(30));
+        QCOMPARE(panel->table()->rowCount(), 30);
+        double last = 0;
+        int found = 0;
+        for (const auto& r : panel->study()->rows) {
+            if (!r.found) continue;
+            ++found;
+            QVERIFY(r.eval.energy_pJ >= last);  // ranked by energy
+            last = r.eval.energy_pJ;
+        }
+        QVERIFY(found > 0);
+        const auto& best = panel->study()->rows.front();
+        QVERIFY(best.found);
+        QCOMPARE(panel->table()->item(0, 4)->text(), QStringLiteral("+0.0 %"));
+        const std::size_t before = w.project()->mappings.size();
+        QCOMPARE(panel->addToProject(0), QString());
+        QCOMPARE(w.project()->mappings.size(), before + 1);
+        QVERIFY(panel->pinInCompare(0));
+    }
+
+    void refusesNothingToSolve()
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(kThistle));
+        SolverView* view = w.solverView();
+        SolverView::Settings s = fixedOnly(QStringLiteral("layer12"));
+        s.fixedArchitecture = false;
+        view->setSettings(s);
+        QVERIFY(!view->run());
+        QVERIFY(view->statusText().contains(QStringLiteral("fixed architecture, the co-design or both")));
+    }
+};
+
+QTEST_MAIN(TestSolverView)
+#include "tst_solver_view.moc"
