@@ -35,6 +35,9 @@ struct StorageLevel {
     double multiple_buffering = 1.0;
     ActionEnergies energy;
     double area_um2 = 0.0;     // per instance
+    // A per-level override of the architecture's energy model: energy and area stay as given
+    // (a measured macro, a vendor figure); the model neither computes nor rescales them.
+    bool energyFixed = false;
 
     std::int64_t meshY() const { return meshX > 0 ? instances / meshX : 0; }
     bool isSpatialOnly() const { return size_words && *size_words == 0; }

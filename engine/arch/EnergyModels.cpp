@@ -128,6 +128,7 @@ void applyEnergyModel(Architecture& arch, const std::string& model)
 
     for (int i = 0; i < arch.numLevels(); ++i) {
         StorageLevel& l = arch.levels[static_cast<std::size_t>(i)];
+        if (l.energyFixed) continue;
         const Tech t = techs[static_cast<std::size_t>(i)];
         const double wordScale = double(l.word_bits) / 16.0;  // a w-bit word = w/16 16-bit accesses
         double perWord_pJ = 0.0;
@@ -171,6 +172,7 @@ void applyEnergyModel(Architecture& arch, const std::string& model)
 
 void rescaleForSize(const StorageLevel& before, StorageLevel& after)
 {
+    if (after.energyFixed) return;
     const bool sram = after.technology == "SRAM", regfile = after.technology == "regfile";
     if (!(sram || regfile) || before.technology != after.technology) return;
     if (!before.size_words || !after.size_words || *before.size_words <= 0 || *after.size_words <= 0) return;

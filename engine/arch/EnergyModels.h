@@ -89,7 +89,8 @@ double totalArea_um2(double registersPerPE, double pes, double sramWords);
 // extended to word widths the way applyEnergyModel does: an SRAM access costs ~ sqrt(words) x
 // word_bits, a register-file access ~ registers x word_bits, both x block_size; area and leakage
 // ~ words x word_bits (the storage bits). DRAM, dummy and spatial-only levels, and sizes that are
-// unbounded or 0 on either side, keep their figures. Changes only after's energies and area.
+// unbounded or 0 on either side, keep their figures, and so does a level with energyFixed.
+// Changes only after's energies and area.
 void rescaleForSize(const StorageLevel& before, StorageLevel& after);
 
 // Names accepted by applyEnergyModel(): "table", "table-scaled", "interstellar-28nm", "thistle-45nm".
@@ -101,7 +102,7 @@ bool isKnownEnergyModel(const std::string& model);
 // compute level's MAC energy from `model`. "thistle-45nm" also sets area_um2 per instance of
 // every level (registers x Area_R for regfiles, words x Area_S for SRAMs, 0 for DRAM and
 // spatial-only levels) and of the MAC; "interstellar-28nm" leaves areas untouched (the paper
-// gives none). "table" changes nothing.
+// gives none). "table" changes nothing. Levels with energyFixed keep their figures.
 // Technology picks the formula: "regfile" -> register file, "SRAM" -> SRAM, "DRAM" -> DRAM,
 // "dummy" or size_words == 0 -> all energies and the area 0.
 // Throws NestorError: field `architecture.energy_model` for an unknown model;

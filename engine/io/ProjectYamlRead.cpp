@@ -299,7 +299,7 @@ StorageLevel ProjectReader::readLevel(const YamlRef& n, const std::string& prefi
 {
     n.requireMap();
     n.checkKeys({"name", "technology", "size_words", "word_bits", "block_size", "cluster_size", "instances", "mesh_x",
-                 "read_bw", "write_bw", "shared_bw", "multiple_buffering", "energy_pJ", "area_um2"});
+                 "read_bw", "write_bw", "shared_bw", "multiple_buffering", "energy_pJ", "area_um2", "energy_fixed"});
     remember(prefix, n);
     for (const auto& e : n.entries()) remember(prefix + "." + e.key, e.value);
     StorageLevel l;
@@ -347,7 +347,10 @@ StorageLevel ProjectReader::readLevel(const YamlRef& n, const std::string& prefi
         l.multiple_buffering = mb.asDouble();
         if (l.multiple_buffering < 1.0) mb.fail("must be at least 1");
     }
+    const YamlRef fixed = n.get("energy_fixed");
+    if (fixed.defined()) l.energyFixed = fixed.asBool();
     const YamlRef en = n.get("energy_pJ");
+    if (l.energyFixed && !en.defined() && !dummy) fixed.fail("energy_fixed: true needs the level's energy_pJ {read, fill, update, leak}");
     if (en.defined()) {
         en.requireMap();
         en.checkKeys({"read", "fill", "update", "leak"});

@@ -95,6 +95,7 @@ void writeArchitecture(std::ostream& o, const Project& p)
         o << "      energy_pJ: {read: " << num(l.energy.read_pJ) << ", fill: " << num(l.energy.fill_pJ)
           << ", update: " << num(l.energy.update_pJ) << ", leak: " << num(l.energy.leak_pJ) << "}\n";
         o << "      area_um2: " << num(l.area_um2) << "\n";
+        if (l.energyFixed) o << "      energy_fixed: true\n";
     }
     const ComputeLevel& c = a.compute;
     o << "  compute:\n";

@@ -103,6 +103,29 @@ private slots:
         a.levels = {sram};
         applyEnergyModel(a, "table-scaled");  // the given figures, at the given sizes
         QCOMPARE(a.levels[0].energy.read_pJ, 10.0);
+
+        StorageLevel fixed = sram;  // a per-level override: the figures stay as given
+        fixed.energyFixed = true;
+        StorageLevel fixedBigger = fixed;
+        fixedBigger.size_words = 4096;
+        rescaleForSize(fixed, fixedBigger);
+        QCOMPARE(fixedBigger.energy.read_pJ, 10.0);
+        QCOMPARE(fixedBigger.area_um2, 1000.0);
+    }
+
+    // energy_fixed under an analytical model: that level keeps its figures, the others get the
+    // model's (the GLB's 18.30912 pJ of applyThistle below).
+    void fixedLevelOverridesTheModel()
+    {
+        Architecture a = eyerissBaseline();
+        a.levels[3].energy = {1.5, 1.25, 1.25, 0.0};
+        a.levels[3].area_um2 = 77.0;
+        a.levels[3].energyFixed = true;
+        applyEnergyModel(a, "thistle-45nm");
+        QCOMPARE(a.levels[3].energy.read_pJ, 1.5);
+        QCOMPARE(a.levels[3].energy.fill_pJ, 1.25);
+        QCOMPARE(a.levels[3].area_um2, 77.0);
+        QVERIFY(close(a.levels[1].energy.read_pJ, 18.30912));
     }
 
     void interstellarTableValues_data();

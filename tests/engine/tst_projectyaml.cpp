@@ -146,6 +146,7 @@ bool sameArchitecture(const Architecture& a, const Architecture& b)
         CHECK_EQ(x.energy.update_pJ, y.energy.update_pJ);
         CHECK_EQ(x.energy.leak_pJ, y.energy.leak_pJ);
         CHECK_EQ(x.area_um2, y.area_um2);
+        CHECK_EQ(x.energyFixed, y.energyFixed);
     }
     CHECK_EQ(a.compute.name, b.compute.name);
     CHECK_EQ(a.compute.instances, b.compute.instances);
@@ -251,6 +252,7 @@ architecture:
       multiple_buffering: 2
       energy_pJ: {read: 32.377775, fill: 26.156875, update: 26.156875, leak: 0.005353}
       area_um2: 12345.5
+      energy_fixed: true
     - name: spatial
       technology: dummy
       instances: 1
@@ -512,6 +514,9 @@ void TestProjectYaml::badInput_data()
 
     y = kBase + "        keep: [Weights, Psums]\n";
     row("unknown tensor", y, "unknown tensor 'Psums'", positionOf(y, "Psums"));
+
+    y = replaced(kBase, "      energy_pJ: {read: 1, fill: 1, update: 1}\n", "      energy_fixed: true\n");
+    row("energy_fixed without energies", y, "energy_fixed: true needs", positionOf(y, "true\n"));
 
     y = replaced(kBase, "    workload: c1\n", "    workload: c2\n");
     row("unknown workload", y, "unknown workload 'c2'", positionOf(y, "c2"));

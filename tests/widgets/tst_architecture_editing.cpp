@@ -178,6 +178,24 @@ private slots:
         QVERIFY(std::abs(arch(w).levels[kGlb].energy.read_pJ / glb.energy.read_pJ - 2.0) < 1e-12);
     }
 
+    void aFixedLevelKeepsItsFigures()
+    {
+        // energy_fixed: the per-level override of the energy model; a size edit leaves energy and
+        // area alone, and clearing it again lets the next edit scale.
+        MainWindow w;
+        QVERIFY(w.openProject(kEyeriss));
+        const StorageLevel glb = arch(w).levels[kGlb];
+        QCOMPARE(w.architectureEditor()->setProperty(kGlb, QStringLiteral("energy_fixed"), QStringLiteral("true")), QString());
+        QVERIFY(arch(w).levels[kGlb].energyFixed);
+        QCOMPARE(w.architectureEditor()->setProperty(kGlb, QStringLiteral("size_words"), QString::number(4 * *glb.size_words)), QString());
+        QCOMPARE(arch(w).levels[kGlb].energy.read_pJ, glb.energy.read_pJ);
+        QCOMPARE(arch(w).levels[kGlb].area_um2, glb.area_um2);
+        QVERIFY(!w.architectureEditor()->setProperty(kGlb, QStringLiteral("energy_fixed"), QStringLiteral("perhaps")).isEmpty());
+        QCOMPARE(w.architectureEditor()->setProperty(kGlb, QStringLiteral("energy_fixed"), QStringLiteral("false")), QString());
+        QCOMPARE(w.architectureEditor()->setProperty(kGlb, QStringLiteral("size_words"), QString::number(16 * *glb.size_words)), QString());
+        QVERIFY(std::abs(arch(w).levels[kGlb].energy.read_pJ / glb.energy.read_pJ - 2.0) < 1e-12);  // 4x the words again
+    }
+
     void energiesAndAreasFollowSizesUnderASizeAwareModel()
     {
         MainWindow w;

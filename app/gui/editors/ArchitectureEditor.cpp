@@ -47,7 +47,8 @@ QList<QPair<QString, QString>> properties(const StorageLevel& l)
             {QStringLiteral("energy_pJ.fill"), QString::number(l.energy.fill_pJ)},
             {QStringLiteral("energy_pJ.update"), QString::number(l.energy.update_pJ)},
             {QStringLiteral("energy_pJ.leak"), QString::number(l.energy.leak_pJ)},
-            {QStringLiteral("area_um2"), QString::number(l.area_um2)}};
+            {QStringLiteral("area_um2"), QString::number(l.area_um2)},
+            {QStringLiteral("energy_fixed"), l.energyFixed ? QStringLiteral("true") : QStringLiteral("false")}};
 }
 
 QList<QPair<QString, QString>> properties(const ComputeLevel& c)
@@ -344,6 +345,12 @@ QString ArchitectureEditor::setProperty(int level, const QString& key, const QSt
         else if (key == QLatin1String("energy_pJ.update")) { if (parseDouble(text, &d)) l.energy.update_pJ = d; else bad(tr("a number >= 0")); }
         else if (key == QLatin1String("energy_pJ.leak")) { if (parseDouble(text, &d)) l.energy.leak_pJ = d; else bad(tr("a number >= 0")); }
         else if (key == QLatin1String("area_um2")) { if (parseDouble(text, &d)) l.area_um2 = d; else bad(tr("a number >= 0")); }
+        else if (key == QLatin1String("energy_fixed")) {
+            const QString t = text.trimmed().toLower();
+            if (t == QLatin1String("true") || t == QLatin1String("yes") || t == QLatin1String("1")) l.energyFixed = true;
+            else if (t == QLatin1String("false") || t == QLatin1String("no") || t == QLatin1String("0")) l.energyFixed = false;
+            else bad(tr("true or false"));
+        }
         else bad(tr("unknown property"));
         if (error.isEmpty()) error = commands::setStorageLevel(*document_, level, l, key);
     }
