@@ -2,22 +2,14 @@
 
 #include "io/TextFormat.h"
 
-#include <cstdio>
-
 namespace nestor::thistle {
 
 namespace {
 
-std::string fixed(double v, int digits)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 std::string row(const char* design, const Workload& w, const LayerOptimization& r)
 {
     using text::csvField;
+    using text::fixed;
     std::string s = std::string(design) + "," + csvField(r.layer) + "," + (r.ok ? "1" : "0") + ",";
     if (!r.ok) return s + ",,,,,,,,," + csvField(r.error) + "\n";
     const SolvedCandidate& b = r.best;
