@@ -11,6 +11,10 @@
 
 namespace nestor {
 
+namespace model {
+class StageMemo;
+}
+
 struct ModelOptions {
     // Timeloop before commit a12fff5 remembered a zero translation as a stride, so the
     // first move after a stationary loop counted the whole tile. Off = current rule.
@@ -27,6 +31,9 @@ struct ModelOptions {
     // `exactBudgetExceeded` and an error saying which bound; it never returns a guess.
     std::size_t exactMemoryBudgetMB = 256;
     std::uint64_t exactWorkBudget = 5'000'000;  // walk steps per evaluation (a few seconds on one core)
+    // Stage results of earlier evaluations of the same workload (model/StageMemo.h): a search
+    // thread's neighbouring candidates share most stages. Null = every stage analysed afresh.
+    model::StageMemo* stageMemo = nullptr;
 };
 
 // Never throws on a bad mapping: an invalid mapping yields valid == false with errors.

@@ -51,48 +51,39 @@ struct TransformOf {
         }
         return r;
     }
-    // this applied e times. Each state's trajectory enters a cycle (almost always a fixed
-    // point) within n steps, so follow it and skip whole cycles.
+    // this applied e times. Usually one step lands every state on a fixed point and the rest is
+    // arithmetic; otherwise binary powering: O(n log e), where following each state's trajectory
+    // to its cycle costs O(n^2).
     Transform power(std::int64_t e) const
     {
-        Transform r;
-        r.n = n;
         if (e <= 0) return identity(n);
-        // Usual case: one step lands every state on a fixed point; then the rest is arithmetic.
         bool settlesInOne = true;
         for (int s = 0; s < n && settlesInOne; ++s) settlesInOne = next[next[s]] == next[s];
         if (settlesInOne) {
+            Transform r;
+            r.n = n;
             for (int s = 0; s < n; ++s) {
                 r.next[s] = next[s];
                 r.cost[s] = cost[s] + (e - 1) * cost[next[s]];
             }
             return r;
         }
-        std::array<std::int64_t, Capacity> seenAt;
-        std::array<std::int64_t, Capacity> costAt;
-        for (int s0 = 0; s0 < n; ++s0) {
-            for (int s = 0; s < n; ++s) seenAt[s] = -1;
-            int s = s0;
-            std::int64_t c = 0, i = 0;
-            while (i < e) {
-                if (seenAt[s] >= 0) {  // cycle: skip as many whole turns as fit
-                    const std::int64_t len = i - seenAt[s], turnCost = c - costAt[s];
-                    const std::int64_t turns = (e - i) / len;
-                    c += turns * turnCost;
-                    i += turns * len;
-                    for (int x = 0; x < n; ++x) seenAt[x] = -1;
-                    if (i >= e) break;
-                }
-                seenAt[s] = i;
-                costAt[s] = c;
-                c += cost[s];
-                s = next[s];
-                ++i;
-            }
-            r.next[s0] = static_cast<std::uint16_t>(s);
-            r.cost[s0] = c;
+        // result = this^(1 + bits of e-1 consumed so far); square = this^(2^i)
+        Transform result = *this, square = *this;
+        for (std::int64_t rest = e - 1; rest > 0; rest >>= 1) {
+            if (rest & 1) result.composeWith(square);
+            if (rest > 1) square.composeWith(Transform(square));
         }
-        return r;
+        return result;
+    }
+
+    // this = this, then b (in place)
+    void composeWith(const Transform& b)
+    {
+        for (int s = 0; s < n; ++s) {
+            cost[s] += b.cost[next[s]];
+            next[s] = b.next[next[s]];
+        }
     }
 
 private:

@@ -1,6 +1,7 @@
 #include "model/StageAnalysis.h"
 
 #include "model/ClosedStageForms.h"
+#include "model/StageMemo.h"
 #include "model/StageWalker.h"
 
 #include <string>
@@ -57,15 +58,16 @@ void clearStageResult(StageResult& r)
     r.peers = std::move(peers);
 }
 
-void analyzeStage(const StageSpec& spec, StageResult& out)
+namespace {
+
+// The closed forms from `first` on, else the walker.
+void analyzeFrom(std::size_t first, const StageSpec& spec, StageFrame& frame, bool framed, StageResult& out)
 {
     StageStatistics* stats = stageStatistics();
-    StageDecline why = StageDecline::Capacity;  // the frame's tables are too small
-    StageFrame frame;
-    if (buildStageFrame(spec, frame)) {
-        why = StageDecline::NotApplicable;
+    StageDecline why = framed ? StageDecline::NotApplicable : StageDecline::Capacity;  // Capacity: the frame's tables are too small
+    if (framed) {
         const auto forms = closedStageForms();
-        for (std::size_t i = 0; i < forms.size(); ++i) {
+        for (std::size_t i = first; i < forms.size(); ++i) {
             StageDecline d = forms[i].accepts(frame);
             if (d == StageDecline::None) d = forms[i].analyze(frame, out);
             if (d == StageDecline::None) {
@@ -79,6 +81,34 @@ void analyzeStage(const StageSpec& spec, StageResult& out)
     walkStage(spec, out);
 }
 
+} // namespace
+
+void analyzeStage(const StageSpec& spec, StageResult& out)
+{
+    StageFrame frame;
+    const bool framed = buildStageFrame(spec, frame);
+    StageMemo* memo = spec.options->stageMemo;
+    if (!memo) {
+        analyzeFrom(0, spec, frame, framed, out);
+        return;
+    }
+    // The perfect form (the first) is cheaper than a memo lookup: only the others go through it.
+    if (framed) {
+        const ClosedStageForm& perfect = closedStageForms().front();
+        if (perfect.accepts(frame) == StageDecline::None && perfect.analyze(frame, out) == StageDecline::None) {
+            if (StageStatistics* stats = stageStatistics()) stats->byForm[0].fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+    }
+    if (memo->find(spec, out)) {
+        if (StageStatistics* stats = stageStatistics()) stats->memoHits.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    const std::uint64_t workBefore = spec.walkWork ? *spec.walkWork : 0;
+    analyzeFrom(framed ? 1 : 0, spec, frame, framed, out);
+    memo->remember(out, spec.walkWork ? *spec.walkWork - workBefore : 0);
+}
+
 std::string stageStatisticsText()
 {
     StageStatistics* stats = stageStatistics();
@@ -89,7 +119,7 @@ std::string stageStatisticsText()
         t += std::string(forms[i].name) + " " + std::to_string(stats->byForm[i].load(std::memory_order_relaxed)) + ", ";
     std::int64_t walked = 0;
     for (const auto& c : stats->walkedBecause) walked += c.load(std::memory_order_relaxed);
-    t += "walker " + std::to_string(walked);
+    t += "walker " + std::to_string(walked) + ", memo hits " + std::to_string(stats->memoHits.load(std::memory_order_relaxed));
     std::string reasons;
     for (int d = 0; d < static_cast<int>(StageDecline::Count); ++d) {
         const std::int64_t n = stats->walkedBecause[d].load(std::memory_order_relaxed);

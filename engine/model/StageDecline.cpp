@@ -38,6 +38,7 @@ void countStageAnalyses(bool on)
     if (on) {
         for (auto& c : gStatistics.byForm) c.store(0, std::memory_order_relaxed);
         for (auto& c : gStatistics.walkedBecause) c.store(0, std::memory_order_relaxed);
+        gStatistics.memoHits.store(0, std::memory_order_relaxed);
     }
     gCounting.store(on, std::memory_order_relaxed);
 }

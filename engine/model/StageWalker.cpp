@@ -609,11 +609,7 @@ private:
     }
     void chargeWork(std::uint64_t units)
     {
-        std::uint64_t& work = spec_.walkWork ? *spec_.walkWork : work_;
-        work += units;
-        const std::uint64_t limit = spec_.options->exactWorkBudget;
-        if (limit > 0 && work > limit)
-            throw ExactBudgetExceeded("exact evaluation exceeds " + std::to_string(limit) + " analysis steps");
+        chargeWalkWork(spec_.walkWork ? *spec_.walkWork : work_, units, spec_.options->exactWorkBudget);
     }
     std::size_t memoBytes_ = 0;
     std::uint64_t work_ = 0;

@@ -2,6 +2,8 @@
 
 #include "search/SearchAlgorithm.h"
 
+#include "model/StageMemo.h"
+
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -60,8 +62,10 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
     MapspacePoint p;
     const Workload& w = space.workload();
     const Architecture& a = space.architecture();
+    model::StageMemo stageMemo;  // one workload for the whole run: neighbouring candidates share stages
     ModelOptions model = opt.model;
     model.inputsValidated = true;  // the mapspace validated them
+    model.stageMemo = &stageMemo;
     model.briefErrors = true;
     Reservoir reservoir(static_cast<std::size_t>(share(opt.scatterSize, opt.threads, id)),
                         threadSeed(opt.seed, id + 7919));  // its own stream: the search's draws stay as they are

@@ -1,0 +1,54 @@
+#pragma once
+// Results of stages already analysed, for a search's thread (analyzeStage consults it for the
+// stages the perfect closed form does not take: for those the memo costs more than it saves). Neighbouring candidates of a
+// search (annealing moves one factor between two levels) share most of their stages: a stage
+// reads only the loops above its children and, of the loops below, the children's tile extents
+// (with and without their remainders). The memo keys a stage on exactly that, so a hit is the
+// result the analysis would compute again, bit for bit; the walker's work is charged again on
+// a hit, so the per-evaluation work budget stops the same evaluations with or without the memo.
+//
+// The stage also reads the workload's bounds and tensors, which are not in the key: the memo
+// forgets everything when it meets another workload. A search thread owns one per run; not
+// thread-safe.
+#include "model/StageAnalysis.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nestor::model {
+
+class StageMemo {
+public:
+    StageMemo();
+
+    // True when the stage was analysed before: then `out` holds its result and its walker work
+    // was charged to spec.walkWork (which may throw ExactBudgetExceeded, as the walk would).
+    bool find(const StageSpec& spec, StageResult& out);
+    // Stores the result of the stage last passed to find() (that missed), which took `work` walker steps.
+    void remember(const StageResult& result, std::uint64_t work);
+
+    std::int64_t hits() const { return hits_; }
+    std::int64_t misses() const { return misses_; }
+
+private:
+    struct Entry {
+        std::vector<std::int64_t> key;  // empty: unused
+        StageResult result;
+        std::uint64_t work = 0;  // walker steps the analysis spent
+    };
+    void buildKey(const StageSpec& spec);
+    // Forgets every entry unless `w` is the workload of the entries.
+    void adoptWorkload(const Workload& w);
+
+    // Direct-mapped: a newer stage replaces the one in its slot (bounded memory, no eviction policy).
+    static constexpr std::size_t kSlots = 4096;
+    std::vector<Entry> slots_;
+    std::vector<std::int64_t> key_;  // the key of the stage last passed to find()
+    Entry* pending_ = nullptr;      // its slot, after a miss
+    const Workload* workload_ = nullptr;
+    std::vector<std::int64_t> workloadPrint_;  // its bounds and tensors, flattened
+    std::vector<std::int64_t> printScratch_;
+    std::int64_t hits_ = 0, misses_ = 0;
+};
+
+} // namespace nestor::model
