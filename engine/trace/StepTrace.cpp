@@ -2,6 +2,7 @@
 // of the stages that charge the traced level (docs/model.md "How it counts").
 #include "trace/StepTrace.h"
 
+#include "trace/ModelRatios.h"
 #include "trace/NestOdometer.h"
 #include "trace/StepMoves.h"
 
@@ -29,7 +30,7 @@ struct StepTrace::Impl {
     std::vector<char> backing;       // no keeping level above
     std::vector<int> s0;             // the stage right above the next keeping level
     std::vector<std::vector<double>> weight;  // per instance of s0: Timeloop's scaling through bypassing levels
-    bool exact = true;
+    std::int64_t bypassWalkLimit = 0;
 
     bool linkStage(int j, int t) const
     {
@@ -97,10 +98,11 @@ void StepTrace::Impl::computeWeights(int t)
         double work = static_cast<double>(parents) * static_cast<double>(nest->fan(j));
         for (int q : nest->temporalPositions())
             if (q < nest->yBegin(j)) work *= static_cast<double>(nest->loops()[q].bound);
-        const bool walkAll = !perfect && work <= 1e5;
-        if (!perfect && !walkAll) exact = false;
-        std::vector<double> mc(static_cast<std::size_t>(parents), 1.0);
-        for (i64 p = 0; p < parents; ++p) {
+        const bool walkAll = !perfect && work <= static_cast<double>(bypassWalkLimit);
+        // Too long to walk: the model's stage analysis gives the same whole-run ratios.
+        std::vector<double> mc = perfect || walkAll ? std::vector<double>(static_cast<std::size_t>(parents), 1.0)
+                                                    : modelMulticastRatios(w, m, *nest, j, t);
+        for (i64 p = 0; p < parents && (perfect || walkAll); ++p) {
             std::vector<i64> idx(static_cast<std::size_t>(nest->numLoops()), 0);
             if (!nest->fillSpatial(j, p, idx)) continue;
             i64 childSum = 0, noLink = 0;
@@ -128,7 +130,7 @@ void StepTrace::Impl::computeWeights(int t)
     }
 }
 
-StepTrace::StepTrace(const Workload& w, const Architecture& a, const Mapping& m, int level)
+StepTrace::StepTrace(const Workload& w, const Architecture& a, const Mapping& m, int level, std::int64_t bypassWalkLimit)
 {
     Diagnostics d = w.validate();
     for (auto& x : a.validate()) d.push_back(x);
@@ -153,6 +155,7 @@ StepTrace::StepTrace(const Workload& w, const Architecture& a, const Mapping& m,
     impl->a = a;
     impl->m = m;
     impl->level = level;
+    impl->bypassWalkLimit = bypassWalkLimit;
     impl->L = a.numLevels();
     impl->T = w.numTensors();
     impl->nest = std::make_unique<NestOdometer>(impl->w, impl->a, impl->m);
@@ -195,7 +198,6 @@ int StepTrace::meshX() const
 }
 int StepTrace::meshY() const { return std::max(1, numInstances() / meshX()); }
 const std::vector<NestLoop>& StepTrace::loops() const { return impl_->loops; }
-bool StepTrace::countsExact() const { return impl_->exact; }
 bool StepTrace::framesAdditive() const { return impl_->additive; }
 
 void StepTrace::Impl::collect(i64 step, StepFrame* frame, std::vector<TensorCounts>& counts, ScaledAcc* scaled) const

@@ -107,7 +107,12 @@ class StepTrace {
 public:
     // Throws NestorError (with field paths) when the mapping is invalid for the workload and
     // architecture, or `level` is out of range.
-    StepTrace(const Workload& w, const Architecture& a, const Mapping& m, int level);
+    // A tensor charged through bypassing levels with a fanout is scaled by each parent's
+    // whole-run multicast ratio (Timeloop's masking). On imperfect nests the trace measures it by
+    // walking the stage when that takes at most `bypassWalkLimit` positions, else it takes the
+    // model's stage analysis (the same exact ratio): the counts are exact either way.
+    StepTrace(const Workload& w, const Architecture& a, const Mapping& m, int level,
+              std::int64_t bypassWalkLimit = 100000);
 
     std::int64_t numSteps() const;
     int level() const;
@@ -123,10 +128,6 @@ public:
     // The first step after `step` at which the tile of `tensor` changes in any instance of the
     // traced level; -1 when it never changes again.
     std::int64_t nextTileChange(std::int64_t step, int tensor) const;
-    // False when some count is the model's figure only approximately: a tensor charged through
-    // a bypassing level with a fanout (Timeloop's multicast scaling, a whole-run ratio) on a
-    // nest with imperfect factors too large to measure that ratio exactly at construction.
-    bool countsExact() const;
     // False when per-step figures are rounded: in those chains (imperfect factors) a step's
     // share of a scaled count is fractional, so a frame shows it rounded and countWindow rounds
     // each instance's sum at the end of the window (as the model rounds the whole run): windows
