@@ -3,6 +3,7 @@
 #include "model/EnergyAndTiming.h"
 #include "model/NestLayout.h"
 #include "model/StageAnalysis.h"
+#include "model/StageMemo.h"
 #include "model/ExactBudget.h"
 #include "model/TileGeometry.h"
 
@@ -383,6 +384,7 @@ void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const 
     ev.area_um2 = a.area_um2();
     if (!ev.errors.empty()) return;
 
+    if (opt.stageMemo) opt.stageMemo->adoptWorkload(w);  // once per evaluation, not per stage
     thread_local model::NestLayout nestScratch;  // storage kept from one evaluation to the next
     model::buildNestLayout(w, m, nestScratch);
     const model::NestLayout& nest = nestScratch;

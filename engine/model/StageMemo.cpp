@@ -67,7 +67,6 @@ void StageMemo::buildKey(const StageSpec& spec)
 
 void StageMemo::adoptWorkload(const Workload& w)
 {
-    // The same object may have been edited, or a new one built at the same address: compare contents.
     printScratch_.assign(1, static_cast<std::int64_t>(w.bounds.size()));  // counts first: unambiguous
     printScratch_.insert(printScratch_.end(), w.bounds.begin(), w.bounds.end());
     for (const Tensor& t : w.tensors) {
@@ -88,7 +87,6 @@ void StageMemo::adoptWorkload(const Workload& w)
 
 bool StageMemo::find(const StageSpec& spec, StageResult& out)
 {
-    adoptWorkload(*spec.workload);
     buildKey(spec);
     Entry& slot = slots_[hashOf(key_) % kSlots];
     if (slot.key.empty() || slot.key != key_) {
