@@ -7,6 +7,7 @@
 
 #include <QContextMenuEvent>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QMenu>
 #include <QMessageBox>
 #include <QVBoxLayout>
@@ -29,6 +30,11 @@ QCPBars* addBars(QCustomPlot* plot, const QString& name, const QColor& color)
     return bars;
 }
 
+constexpr int kValueAxisWidth = 64;  // the energy axis' tick labels and title, left of the bars
+constexpr int kLabelGap = 4;         // between two level names on one line
+constexpr int kLegendItemExtra = 24; // a legend entry's margins and the spacing to the next
+constexpr int kMaxLegendColumns = 6;
+
 } // namespace
 
 EnergyBreakdownChart::EnergyBreakdownChart(QWidget* parent)
@@ -46,11 +52,14 @@ EnergyBreakdownChart::EnergyBreakdownChart(QWidget* parent)
 
     // Legend in its own row below the axis rect so it never covers a bar.
     plot_->plotLayout()->addElement(2, 0, legendRow_);
-    legendRow_->setMargins(QMargins(6, 0, 6, 6));
+    legendRow_->setMargins(QMargins(6, 0, 6, 2));
     legendRow_->addElement(0, 0, plot_->legend);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->legend->setWrap(6);
     plot_->legend->setBorderPen(Qt::NoPen);
+    // Small icons and tight margins: when the legend needs two rows the plot keeps the height.
+    plot_->legend->setIconSize(20, 12);
+    plot_->legend->setMargins(QMargins(4, 0, 4, 0));
     plot_->plotLayout()->setRowStretchFactor(2, 0.001);
     plot_->xAxis->grid()->setVisible(false);
     plot_->xAxis->setTickLength(0, 4);
@@ -77,7 +86,9 @@ void EnergyBreakdownChart::resetPlot(const QString& title)
     plot_->clearPlottables();
     baseTitle_ = title;
     title_->setText(note_.isEmpty() ? title : QStringLiteral("%1 (%2)").arg(title, note_));
+    categoryNames_.clear();
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    plot_->xAxis->setTickLabelRotation(0);
     plot_->xAxis->setRange(-0.5, 0.5);
     plot_->yAxis->setRange(0, 1);
     plot_->yAxis->setLabel(tr("Energy"));
@@ -116,14 +127,12 @@ void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
     const bool showLeakage = leakage_pJ > 0.0;
     const QList<QColor> colors = ViridisPalette::categorical(numTensors + (showLeakage ? 1 : 0) + 1);
 
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     QVector<double> levelKeys;
     for (int l = 0; l < numLevels; ++l) {
         levelKeys << double(l);
-        ticker->addTick(double(l), QString::fromStdString(shown[std::size_t(l)]->name));
+        categoryNames_ << QString::fromStdString(shown[std::size_t(l)]->name);
     }
-    ticker->addTick(double(numLevels), tr("compute"));
-    plot_->xAxis->setTicker(ticker);
+    categoryNames_ << tr("compute");
 
     QCPBars* below = nullptr;
     auto stack = [&](const QString& name, const QColor& color, auto valueOf) {
@@ -149,6 +158,44 @@ void EnergyBreakdownChart::setEvaluation(const Evaluation& e)
     plot_->yAxis->setLabel(tr("Energy (%1)").arg(unit.unit));
     plot_->yAxis->setRange(0, (tallest_pJ > 0.0 ? tallest_pJ / unit.divisor : 1.0) * 1.12);
     showLegend(true);
+    fitToWidth(plot_->width());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void EnergyBreakdownChart::fitToWidth(int width)
+{
+    int widestLabel = 0;
+    const QFontMetrics tickMetrics(plot_->xAxis->tickLabelFont());
+    for (const QString& name : std::as_const(categoryNames_)) widestLabel = std::max(widestLabel, tickMetrics.horizontalAdvance(name));
+    // The x range spans the categories plus 0.6 on either side.
+    const double perCategory = double(width - kValueAxisWidth) / (double(categoryNames_.size()) + 0.2);
+    const bool fitsInline = widestLabel + kLabelGap <= perCategory;
+    const bool stagger = !fitsInline && widestLabel + kLabelGap <= 2 * perCategory;  // every other one a line lower
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < categoryNames_.size(); ++i)
+        ticker->addTick(double(i), stagger && i % 2 == 1 ? QLatin1Char('\n') + categoryNames_[i] : categoryNames_[i]);
+    plot_->xAxis->setTicker(ticker);
+    // Slanted up to the tick, so that the last name ends at its bar instead of past the widget.
+    plot_->xAxis->setTickLabelRotation(fitsInline || stagger ? 0 : -45);
+
+    QCPLegend* legend = plot_->legend;
+    const QFontMetrics metrics(legend->font());
+    int widestItem = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+            widestItem = std::max(widestItem, metrics.horizontalAdvance(item->plottable()->name()));
+    const int itemWidth = legend->iconSize().width() + legend->iconTextPadding() + widestItem + kLegendItemExtra;
+    const int columns = std::clamp((width - 12) / std::max(1, itemWidth), 1, kMaxLegendColumns);
+    if (columns != legend->wrap()) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);  // re-flows the entries
+    }
+}
+
+void EnergyBreakdownChart::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitToWidth(plot_->width());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -180,13 +227,19 @@ QSize EnergyBreakdownChart::exportSize(int width, int height) const
 bool EnergyBreakdownChart::exportPng(const QString& path, int width, int height)
 {
     const QSize size = exportSize(width, height);
-    return plot_->savePng(path, size.width(), size.height(), 2.0);
+    fitToWidth(size.width());
+    const bool saved = plot_->savePng(path, size.width(), size.height(), 2.0);
+    fitToWidth(plot_->width());
+    return saved;
 }
 
 bool EnergyBreakdownChart::exportPdf(const QString& path, int width, int height)
 {
     const QSize size = exportSize(width, height);
-    return plot_->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("Nestor"), title_->text());
+    fitToWidth(size.width());
+    const bool saved = plot_->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("Nestor"), title_->text());
+    fitToWidth(plot_->width());
+    return saved;
 }
 
 void EnergyBreakdownChart::exportWithDialog(bool pdf)

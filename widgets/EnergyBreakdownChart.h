@@ -4,6 +4,7 @@
 // Updates are coalesced: every change queues one replot for the next event-loop pass.
 #include "model/Evaluation.h"
 
+#include <QStringList>
 #include <QWidget>
 
 class QCustomPlot;
@@ -33,9 +34,14 @@ public:
 
 protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void resetPlot(const QString& title);
+    // Level names that do not fit side by side at this width go on two staggered lines, or
+    // turn 45 degrees when even that is too narrow; the legend wraps into as many rows as its
+    // entries need.
+    void fitToWidth(int width);
     void showLegend(bool show);
     QSize exportSize(int width, int height) const;
     void exportWithDialog(bool pdf);
@@ -43,6 +49,7 @@ private:
     QCustomPlot* plot_;
     QCPTextElement* title_;
     QCPLayoutGrid* legendRow_;
+    QStringList categoryNames_;  // the x tick labels as given: levels, then "compute"
     QString baseTitle_;
     QString note_;
 };

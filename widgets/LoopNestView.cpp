@@ -21,6 +21,14 @@ LoopNestView::LoopNestView(QWidget* parent) : QTreeView(parent), model_(new Loop
     header()->setStretchLastSection(true);
     connect(model_, &QAbstractItemModel::modelReset, this, &LoopNestView::refreshLayout);
     connect(model_, &LoopNestModel::factorEditRequested, this, &LoopNestView::factorEditRequested);
+    connect(model_, &LoopNestModel::loopPlaceRequested, this,
+            [this](int level, LoopKind kind, int index, int toLevel, LoopKind toKind, int toIndex) {
+                pendingSelection_ = Selection{toLevel, toKind, toIndex};  // the dropped loop stays selected
+                emit loopPlaceRequested(level, kind, index, toLevel, toKind, toIndex);
+                pendingSelection_.reset();  // used by the rebuild the accepted edit caused, if any
+            });
+    setDropIndicatorShown(true);
+    setDefaultDropAction(Qt::MoveAction);
 
     auto* up = new QAction(tr("Move loop out"), this);
     up->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Up));
@@ -39,6 +47,9 @@ void LoopNestView::setEditable(bool editable)
     model_->setEditable(editable);
     setEditTriggers(editable ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
                              : QAbstractItemView::NoEditTriggers);
+    // Not InternalMove: that mode ignores drops whose source is not a live QDrag of this view.
+    // The model refuses payloads of another mapping, so DragDrop accepts nothing foreign.
+    setDragDropMode(editable ? QAbstractItemView::DragDrop : QAbstractItemView::NoDragDrop);
 }
 
 void LoopNestView::rememberCurrentLoop()

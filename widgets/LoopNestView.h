@@ -1,9 +1,10 @@
 #pragma once
 // A tree view of the mapping's loop nest (see LoopNestModel), kept fully expanded.
 // When editable: double-click (or F2) a loop to change its factor ("16" or "16/5" for
-// bound/residual), Ctrl+Up / Ctrl+Down move it out / in within its level, and the context
-// menu of a level toggles keep/bypass per tensor. Edits are requests (signals); the owner
-// changes the mapping and sets it again.
+// bound/residual), Ctrl+Up / Ctrl+Down move it out / in within its level, a loop row can be
+// dragged to another place in the nest (LoopNestModel.h says where a drop puts it), and the
+// context menu of a level toggles keep/bypass per tensor. Edits are requests (signals); the
+// owner changes the mapping and sets it again.
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "model/Evaluation.h"
@@ -37,6 +38,8 @@ signals:
     void keepChangeRequested(int level, int tensor, bool keep);
     // To another level and/or list (innermost there); the same level's other list switches kind.
     void loopRelocateRequested(int level, nestor::LoopKind loopKind, int loopIndex, int toLevel, nestor::LoopKind toKind);
+    // A dragged loop, to position toIndex (its index once moved) of that list: one edit.
+    void loopPlaceRequested(int level, nestor::LoopKind loopKind, int loopIndex, int toLevel, nestor::LoopKind toKind, int toIndex);
     void loopAddRequested(int level, nestor::LoopKind loopKind, int dim);
     void loopRemoveRequested(int level, nestor::LoopKind loopKind, int loopIndex);
     void repairRequested();

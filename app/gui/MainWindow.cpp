@@ -255,6 +255,10 @@ void MainWindow::connectEditing()
             [this](int level, LoopKind kind, int index, int toLevel, LoopKind toKind) {
                 reportEditError(commands::relocateLoop(*document_, {session_->current(), level, kind, index}, toLevel, toKind));
             });
+    connect(nest, &widgets::LoopNestView::loopPlaceRequested, this,
+            [this](int level, LoopKind kind, int index, int toLevel, LoopKind toKind, int toIndex) {
+                reportEditError(commands::relocateLoop(*document_, {session_->current(), level, kind, index}, toLevel, toKind, toIndex));
+            });
     connect(nest, &widgets::LoopNestView::loopAddRequested, this, [this](int level, LoopKind kind, int dim) {
         reportEditError(commands::addLoop(*document_, session_->current(), level, kind, dim));
     });

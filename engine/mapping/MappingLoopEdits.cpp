@@ -52,14 +52,19 @@ bool absorbIntoOutermost(Mapping& m, int dim, std::int64_t size, const Loop* edi
     return true;
 }
 
-void relocateLoop(Mapping& m, int level, LoopKind kind, int index, int toLevel, LoopKind toKind)
+void relocateLoop(Mapping& m, int level, LoopKind kind, int index, int toLevel, LoopKind toKind, int toIndex)
 {
     std::vector<Loop>& from = listAt(m, level, kind);
     checkIndex(m, from, level, index);
     std::vector<Loop>& to = listAt(m, toLevel, toKind);
+    // `to` may be `from`: its size after the erase is what toIndex counts in.
+    const std::size_t sizeAfter = &to == &from ? to.size() - 1 : to.size();
+    if (toIndex < -1 || (toIndex >= 0 && std::size_t(toIndex) > sizeAfter))
+        throw NestorError("mapping.levels[" + std::to_string(toLevel) + "]",
+                          "mapping '" + m.name + "' has no loop position " + std::to_string(toIndex) + " there");
     const Loop loop = from[std::size_t(index)];
     from.erase(from.begin() + index);
-    to.push_back(loop);  // `to` may be `from`: the loop then goes innermost in its own list
+    to.insert(toIndex < 0 ? to.end() : to.begin() + toIndex, loop);
 }
 
 void appendLoop(Mapping& m, int level, LoopKind kind, int dim)

@@ -5,7 +5,7 @@
 //     residual rule the outermost loop runs its residual, so it gets bound = residual = r with
 //     size = (r - 1) * innerProduct + innerCover, which needs (size - innerCover) divisible by
 //     innerProduct;
-//   - moving a loop to another level or list puts it innermost there;
+//   - moving a loop to another level or list puts it innermost there, or at a given position;
 //   - a new loop has bound 1 (a no-op until its factor is set);
 //   - repairing (after a layer's sizes changed) absorbs each uncovered dimension, and where that
 //     is impossible gives the whole size to the dimension's outermost loop and 1 to the others.
@@ -24,7 +24,9 @@ std::vector<Loop*> loopsOfDimension(Mapping& m, int dim);
 bool absorbIntoOutermost(Mapping& m, int dim, std::int64_t size, const Loop* edited = nullptr);
 
 // Throw NestorError("mapping.levels...", ...) for a level, list or index that does not exist.
-void relocateLoop(Mapping& m, int level, LoopKind kind, int index, int toLevel, LoopKind toKind);
+// `toIndex` is the loop's position in the destination list once moved (outermost 0); -1 puts it
+// innermost. The same list with another index reorders it.
+void relocateLoop(Mapping& m, int level, LoopKind kind, int index, int toLevel, LoopKind toKind, int toIndex = -1);
 void appendLoop(Mapping& m, int level, LoopKind kind, int dim);
 // The dimension's outermost remaining loop absorbs the removed factor (when it can).
 void eraseLoop(Mapping& m, int level, LoopKind kind, int index, std::int64_t dimSize);

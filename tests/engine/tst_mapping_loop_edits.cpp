@@ -64,6 +64,25 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(NestorError, relocateLoop(m, 5, LoopKind::Temporal, 0, 0, LoopKind::Temporal));
     }
 
+    void relocateToAPosition()
+    {
+        Mapping m = tiled();
+        relocateLoop(m, 1, LoopKind::Temporal, 2, 1, LoopKind::Temporal, 0);  // Buffer K outermost
+        QCOMPARE(m.levels[1].temporal, (std::vector<Loop>{makeLoop(kK, 2), makeLoop(kM, 2), makeLoop(kN, 2)}));
+        relocateLoop(m, 1, LoopKind::Temporal, 0, 1, LoopKind::Temporal, 1);  // and back one place in
+        QCOMPARE(m.levels[1].temporal, (std::vector<Loop>{makeLoop(kM, 2), makeLoop(kK, 2), makeLoop(kN, 2)}));
+        relocateLoop(m, 1, LoopKind::Temporal, 1, 0, LoopKind::Temporal, 1);  // K between DRAM's M and N
+        QCOMPARE(m.levels[0].temporal, (std::vector<Loop>{makeLoop(kM, 4), makeLoop(kK, 2), makeLoop(kN, 2)}));
+        QCOMPARE(covered(m, kK), std::int64_t(2));
+        // Past the end of the destination (3 DRAM loops: positions 0..3), or of its own list once
+        // the loop has left it (2 Buffer loops: 0..1), is refused and changes nothing.
+        const Mapping before = m;
+        QVERIFY_THROWS_EXCEPTION(NestorError, relocateLoop(m, 1, LoopKind::Temporal, 0, 0, LoopKind::Temporal, 4));
+        QVERIFY_THROWS_EXCEPTION(NestorError, relocateLoop(m, 1, LoopKind::Temporal, 0, 1, LoopKind::Temporal, 2));
+        QVERIFY_THROWS_EXCEPTION(NestorError, relocateLoop(m, 1, LoopKind::Temporal, 0, 1, LoopKind::Temporal, -2));
+        QCOMPARE(m, before);
+    }
+
     void addAndErase()
     {
         Mapping m = tiled();

@@ -355,7 +355,10 @@ Qt::ItemFlags LoopNestModel::flags(const QModelIndex& index) const
 {
     Qt::ItemFlags f = QAbstractItemModel::flags(index);
     const Row* row = rowAt(index);
-    if (editable_ && row && row->kind == RowKind::Loop && index.column() == NestColumn) f |= Qt::ItemIsEditable;
+    if (!editable_ || !row) return f;
+    if (row->kind == RowKind::Loop && index.column() == NestColumn) f |= Qt::ItemIsEditable;
+    if (row->kind == RowKind::Loop) f |= Qt::ItemIsDragEnabled;
+    if (row->kind == RowKind::Loop || row->kind == RowKind::Level) f |= Qt::ItemIsDropEnabled;
     return f;
 }
 

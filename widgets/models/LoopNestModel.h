@@ -10,12 +10,18 @@
 // Level rows carry the capacity use and the tile (utilized capacity, words) of each kept
 // tensor (tensor initials when they are distinct) once an Evaluation is set. An invalid evaluation adds an error row on top
 // whose children are the diagnostics.
+// When editable, loop rows can be dragged (LoopNestModelDragDrop.cpp): dropped on a level row a
+// loop goes innermost in its temporal list; on a loop row it takes that loop's place in its list
+// (same list: reorder; the level's other list: switch temporal / spatial); between two loop rows
+// it goes in between, in the list of the row below (after the last row: of the row above).
 #include "arch/Architecture.h"
 #include "mapping/Mapping.h"
 #include "model/Evaluation.h"
 #include "workload/Workload.h"
 
 #include <QAbstractItemModel>
+#include <QMimeData>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -63,13 +69,34 @@ public:
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
+    // Drag and drop of loop rows (MIME type kLoopMimeType: mapping name, level, kind, index).
+    static const QString kLoopMimeType;
+    QStringList mimeTypes() const override;
+    QMimeData* mimeData(const QModelIndexList& indexes) const override;
+    Qt::DropActions supportedDragActions() const override { return Qt::MoveAction; }
+    Qt::DropActions supportedDropActions() const override { return Qt::MoveAction; }
+    bool canDropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column,
+                         const QModelIndex& parent) const override;
+    // Does not change the model: emits loopPlaceRequested and the owner decides.
+    bool dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column, const QModelIndex& parent) override;
+
     // "16" -> (16, 16); "16/5" or "16,5" -> (16, 5); false when the text is not a factor.
     static bool parseFactor(const QString& text, qint64* bound, qint64* residual);
 
 signals:
     void factorEditRequested(int level, nestor::LoopKind loopKind, int loopIndex, qint64 bound, qint64 residual);
+    // A dropped loop: to position toIndex (its index once moved) of list toKind at toLevel.
+    void loopPlaceRequested(int level, nestor::LoopKind loopKind, int loopIndex, int toLevel, nestor::LoopKind toKind, int toIndex);
 
 private:
+    struct LoopPlace {
+        int level = -1;
+        LoopKind kind = LoopKind::Temporal;
+        int index = -1;
+    };
+    struct LoopMove {
+        LoopPlace from, to;
+    };
     struct Row {
         RowKind kind = RowKind::Loop;
         QString text[ColumnCount];
@@ -88,6 +115,11 @@ private:
     Row computeRow() const;
     Row errorsRow() const;
     const Row* rowAt(const QModelIndex& index) const;
+    // The move a drop of `data` at (row, parent) stands for; nullopt when it is not a loop of this
+    // mapping, lands nowhere a loop can go, or leaves the loop where it is.
+    std::optional<LoopMove> dropMove(const QMimeData* data, int row, const QModelIndex& parent) const;
+    std::optional<LoopPlace> draggedLoop(const QMimeData* data) const;
+    int listSize(int level, LoopKind kind) const;
 
     std::optional<Workload> workload_;
     std::optional<Architecture> architecture_;

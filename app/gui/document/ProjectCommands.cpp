@@ -315,7 +315,7 @@ QString kindName(LoopKind kind)
 
 } // namespace
 
-QString relocateLoop(ProjectDocument& doc, const LoopRef& ref, int toLevel, LoopKind toKind)
+QString relocateLoop(ProjectDocument& doc, const LoopRef& ref, int toLevel, LoopKind toKind, int toIndex)
 {
     Mapping m;
     const Workload* w = nullptr;
@@ -325,11 +325,14 @@ QString relocateLoop(ProjectDocument& doc, const LoopRef& ref, int toLevel, Loop
         const std::vector<Loop>* list = ref.level >= 0 && std::size_t(ref.level) < m.levels.size()
                                             ? &m.levels[std::size_t(ref.level)].loops(ref.kind) : nullptr;
         if (list && ref.index >= 0 && std::size_t(ref.index) < list->size()) dim = (*list)[std::size_t(ref.index)].dim;
-        nestor::relocateLoop(m, ref.level, ref.kind, ref.index, toLevel, toKind);
+        nestor::relocateLoop(m, ref.level, ref.kind, ref.index, toLevel, toKind, toIndex);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
-    const QString text = toLevel == ref.level
+    if (m == doc.project().findMapping(ref.mapping.toStdString())->mapping) return tr("The loop is already there.");
+    const QString text = toLevel == ref.level && toKind == ref.kind
+                             ? QObject::tr("Move %1 loop within %2").arg(dimName(doc.project(), ref.mapping, dim), levelName(doc.project(), ref.level))
+                         : toLevel == ref.level
                              ? QObject::tr("Make %1 at %2 %3").arg(dimName(doc.project(), ref.mapping, dim), levelName(doc.project(), ref.level), kindName(toKind))
                              : QObject::tr("Move %1 loop from %2 to %3").arg(dimName(doc.project(), ref.mapping, dim), levelName(doc.project(), ref.level),
                                                                             levelName(doc.project(), toLevel));

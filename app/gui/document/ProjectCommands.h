@@ -31,9 +31,10 @@ QString setLoopFactor(ProjectDocument& doc, const LoopRef& loop, std::int64_t bo
 // Moves a loop up (delta < 0, outward) or down within its level and kind.
 QString moveLoop(ProjectDocument& doc, const LoopRef& loop, int delta);
 QString setKeep(ProjectDocument& doc, const QString& mapping, int level, int tensor, bool keep);
-// Moves a loop to another level and/or list (innermost there); to the same level's other list
-// it switches temporal / spatial X / spatial Y (engine/mapping/MappingLoopEdits.h).
-QString relocateLoop(ProjectDocument& doc, const LoopRef& loop, int toLevel, LoopKind toKind);
+// Moves a loop to another level and/or list, innermost there or at position `toIndex` (its index
+// once moved); to the same level's other list it switches temporal / spatial X / spatial Y, within
+// its own list it reorders (engine/mapping/MappingLoopEdits.h). One undo step.
+QString relocateLoop(ProjectDocument& doc, const LoopRef& loop, int toLevel, LoopKind toKind, int toIndex = -1);
 // A loop of bound 1 for dimension `dim`, innermost in the level's list.
 QString addLoop(ProjectDocument& doc, const QString& mapping, int level, LoopKind kind, int dim);
 // The dimension's outermost remaining loop absorbs the removed factor when it can.
