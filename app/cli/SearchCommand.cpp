@@ -18,6 +18,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
@@ -226,11 +227,13 @@ int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const
             std::snprintf(line, sizeof line, "%-20s %6lld %12s %12s %12lld %7.2f %10lld\n", l.name.c_str(),
                           static_cast<long long>(l.repeat), sci(ev.edp_J_s).c_str(), sci(ev.energy_pJ).c_str(),
                           static_cast<long long>(ev.cycles), 100.0 * ev.utilization, static_cast<long long>(l.result.evaluated));
+            if (!l.sameAs.empty()) line[std::strlen(line) - 1] = '\0';  // then the note ends the row
         } else {
             const std::string why = !l.error.empty() ? "error: " + l.error : l.searched ? "no valid mapping" : "not searched";
             std::snprintf(line, sizeof line, "%-20s %6lld %s\n", l.name.c_str(), static_cast<long long>(l.repeat), why.c_str());
         }
         out << line;
+        if (!l.sameAs.empty() && l.result.found) out << "  (same shape as " << l.sameAs << ")\n";
     }
     std::snprintf(line, sizeof line, "%-20s %6s %12s %12s %12lld %7s %10lld\n", "total", "", sci(r.edp_J_s).c_str(),
                   sci(r.energy_pJ).c_str(), static_cast<long long>(r.cycles), "", static_cast<long long>(r.evaluated));
@@ -276,6 +279,7 @@ int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const
             const auto& l = r.layers[i];
             j.beginObject().field("layer", l.name).field("repeat", l.repeat).field("found", l.result.found);
             if (!l.error.empty()) j.field("error", l.error);
+            if (!l.sameAs.empty()) j.field("same_as", l.sameAs);
             if (l.result.found) {
                 const Evaluation& ev = l.result.bestEvaluation;
                 j.field("edp_J_s", ev.edp_J_s).field("energy_pJ", ev.energy_pJ).field("cycles", ev.cycles)

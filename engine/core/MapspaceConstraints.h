@@ -27,23 +27,27 @@ struct FactorConstraint {
     std::string dim;
     Op op = Op::Eq;
     std::int64_t value = 1;
+    bool operator==(const FactorConstraint&) const = default;
 };
 
 struct PermutationConstraint {
     std::string level;
     std::vector<std::string> innermostFirst;  // dimension names
+    bool operator==(const PermutationConstraint&) const = default;
 };
 
 struct SpatialAxisConstraint {
     std::string level;
     std::vector<std::string> x;  // dimensions allowed on X (all others get factor 1 there)
     std::vector<std::string> y;
+    bool operator==(const SpatialAxisConstraint&) const = default;
 };
 
 struct KeepConstraint {
     std::string level;
     std::string tensor;
     bool keep = true;
+    bool operator==(const KeepConstraint&) const = default;
 };
 
 struct MapspaceConstraints {
@@ -52,6 +56,7 @@ struct MapspaceConstraints {
     std::vector<SpatialAxisConstraint> spatialAxes;
     std::vector<KeepConstraint> keeps;
     double minUtilization = 0.0;
+    bool operator==(const MapspaceConstraints&) const = default;
 
     // Builders from Timeloop-like strings. They throw NestorError on a malformed string;
     // names are checked against a workload and architecture only by resolve()/check().

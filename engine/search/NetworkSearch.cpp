@@ -4,8 +4,8 @@
 #include "core/Project.h"
 #include "search/SearchAlgorithm.h"
 
+#include <algorithm>
 #include <chrono>
-#include <map>
 
 namespace nestor {
 
@@ -44,7 +44,13 @@ NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<Ne
                                                 ") must be between 1 and " + std::to_string(kMaxSearchThreads));
     const auto t0 = std::chrono::steady_clock::now();
     NetworkSearchResult out;
-    std::map<std::string, std::size_t> done;  // workload name -> index of its first result
+    // Layers searched so far (by index): a layer of the same name, or of the same shape and
+    // constraints under another name (ResNet's projections and 1x1 convolutions), takes its result.
+    std::vector<std::size_t> done;
+    auto sameSearch = [&](std::size_t j, const NetworkSearchLayer& l) {
+        const NetworkSearchLayer& o = layers[j];
+        return o.name == l.name || (o.workload.sameShape(l.workload) && o.constraints == l.constraints);
+    };
     const int count = static_cast<int>(layers.size());
     for (int i = 0; i < count; ++i) {
         const NetworkSearchLayer& l = layers[i];
@@ -54,8 +60,10 @@ NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<Ne
         job->reportProgress({double(i) / count, "layer " + std::to_string(i + 1) + "/" + std::to_string(count) + " " + l.name});
         if (cancel->load()) {
             out.cancelled = true;
-        } else if (auto it = done.find(l.name); it != done.end()) {
-            const NetworkLayerResult& first = out.layers[it->second];
+        } else if (auto it = std::find_if(done.begin(), done.end(), [&](std::size_t j) { return sameSearch(j, l); });
+                   it != done.end()) {
+            const NetworkLayerResult& first = out.layers[*it];
+            if (first.name != l.name) r.sameAs = first.name;
             r.searched = first.searched;
             r.error = first.error;
             r.mapspaceSize = first.mapspaceSize;
@@ -76,7 +84,7 @@ NetworkSearchResult runNetworkSearch(const Architecture& a, const std::vector<Ne
             } catch (const NestorError& e) {  // the mapspace, or a search thread that failed
                 r.error = e.what();
             }
-            if (r.searched || !r.error.empty()) done.emplace(l.name, out.layers.size());
+            if (r.searched || !r.error.empty()) done.push_back(out.layers.size());
             if (observer) observer->onLayerFinished(i, r);
         }
         out.layers.push_back(std::move(r));

@@ -41,6 +41,9 @@ struct NetworkLayerResult {
     std::string name;
     std::int64_t repeat = 1;
     bool searched = false;             // false when cancelled before or while building its mapspace
+    // Another layer of the network with the same shape and constraints was searched first: its
+    // result is this layer's (evaluated 0). Empty when this layer was searched itself.
+    std::string sameAs;
     std::string error;                 // the mapspace could not be built (constraints, ...) or the search failed
     long double mapspaceSize = 0;      // MapspaceSize::total
     SearchResult result;               // result.found: a valid mapping was found

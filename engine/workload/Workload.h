@@ -13,6 +13,7 @@ namespace nestor {
 struct ProjectionTerm {
     int dim = 0;           // index into Workload::dimNames
     std::int64_t coef = 1; // stride or dilation factor
+    bool operator==(const ProjectionTerm&) const = default;
 };
 
 // One rank of a tensor: sum over terms of coef * dim.
@@ -22,6 +23,7 @@ struct Tensor {
     std::string name;
     bool readWrite = false;
     std::vector<RankExpression> ranks;
+    bool operator==(const Tensor&) const = default;
 };
 
 struct Workload {
@@ -41,6 +43,8 @@ struct Workload {
     // points skipped by strides are counted). Saturates at kCountLimit like macs().
     std::int64_t tensorSize(int t) const;
     bool dependsOn(int t, int dim) const;
+    // The same layer under another name: dimensions, bounds and tensors equal.
+    bool sameShape(const Workload& o) const { return dimNames == o.dimNames && bounds == o.bounds && tensors == o.tensors; }
 
     // Empty when valid; otherwise every problem with a field path under `prefix`.
     Diagnostics validate(const std::string& prefix = "workload") const;

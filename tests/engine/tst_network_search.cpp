@@ -135,6 +135,35 @@ private slots:
         QCOMPARE(r2.cycles, r1.cycles);
     }
 
+    // ResNet's projections and 1x1 convolutions: another name, the same shape. Searched once when
+    // the constraints agree too; a layer of that shape under other constraints is searched itself.
+    void sameShapeUnderAnotherNameIsSearchedOnce()
+    {
+        const Architecture a = smallArray(4, 2);
+        std::vector<NetworkSearchLayer> layers(3);
+        layers[0].name = "first";
+        layers[0].workload = conv("first", 16, 8, 4, 1);
+        layers[1].name = "twin";
+        layers[1].workload = conv("twin", 16, 8, 4, 1);
+        layers[2].name = "constrained";
+        layers[2].workload = conv("constrained", 16, 8, 4, 1);
+        layers[2].constraints.addFactors("DRAM", false, "M=16");
+        const NetworkSearchResult r = runNetworkSearch(a, layers, fastOptions(5));
+        QVERIFY(r.complete);
+        QVERIFY(r.layers[0].result.evaluated > 0);
+        QCOMPARE(r.layers[1].result.evaluated, std::int64_t(0));
+        QCOMPARE(r.layers[1].sameAs, std::string("first"));
+        QCOMPARE(r.layers[1].result.bestMetrics, r.layers[0].result.bestMetrics);
+        QVERIFY(r.layers[2].result.evaluated > 0);
+        QVERIFY(r.layers[2].sameAs.empty());
+        // its best mapping honours its own constraint: all of M at DRAM
+        std::int64_t mAtDram = 1;
+        for (const Loop& l : r.layers[2].result.best.levels[0].temporal)
+            if (l.dim == layers[2].workload.dimIndex("M")) mAtDram *= l.bound;
+        QCOMPARE(mAtDram, std::int64_t(16));
+        QCOMPARE(r.evaluated, r.layers[0].result.evaluated + r.layers[2].result.evaluated);
+    }
+
     void networkSearchCancel()
     {
         std::atomic<bool> cancel{true};
