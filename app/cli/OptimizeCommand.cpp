@@ -30,8 +30,9 @@ std::string optimizeUsage()
            "  --objective O          energy (default) or delay\n"
            "  --json FILE            per layer: architecture, mapping, pJ_per_mac, cycles, area\n"
            "  --csv FILE             one row per layer (and design): the figures of the table\n"
-           "  --top N                relaxed programs rounded (default 4)\n"
-           "  --candidates N         rounded candidates re-scored per program (default 6)\n"
+           "  --top N                relaxed programs rounded (default 32)\n"
+           "  --candidates N         rounded candidates re-scored per program (default 8, and ties)\n"
+           "  --divisors N           divisors tried per tile level when rounding (the paper's n, default 3)\n"
            "  --verbose-solver       show Ipopt's own output (silent by default)\n"
            "  --quiet                no progress on stderr\n";
 }
@@ -49,7 +50,8 @@ std::string codesignUsage()
            "                           dominant layer (most energy, or most cycles for delay),\n"
            "                           with the dataflow of every layer optimized for it\n"
            "  --objective O            energy (default) or delay\n"
-           "  --json FILE, --csv FILE, --top N, --candidates N, --verbose-solver, --quiet  as for optimize\n";
+           "  --json FILE, --csv FILE, --top N, --candidates N, --divisors N, --verbose-solver, --quiet\n"
+           "                           as for optimize\n";
 }
 
 namespace {
@@ -58,7 +60,8 @@ struct Args {
     std::string project, layer, network, json, csv, objective = "energy";
     double area = 0;
     bool singleArch = false, verbose = false, quiet = false, help = false;
-    int top = 4, candidates = 6;
+    int top = OptimizeOptions{}.topPermutations, candidates = OptimizeOptions{}.candidatesPerPermutation,
+        divisors = RoundingOptions{}.divisorsPerLevel;
 };
 
 Args parse(const std::vector<std::string>& a, bool codesign)
@@ -92,6 +95,7 @@ Args parse(const std::vector<std::string>& a, bool codesign)
         else if (s == "--single-arch" && codesign) r.singleArch = true;
         else if (s == "--top") r.top = static_cast<int>(std::min(1e6, number(s, need(i))));
         else if (s == "--candidates") r.candidates = static_cast<int>(std::min(1e6, number(s, need(i))));
+        else if (s == "--divisors") r.divisors = static_cast<int>(std::min(64.0, number(s, need(i))));
         else if (s == "--verbose-solver") r.verbose = true;
         else if (s == "--quiet") r.quiet = true;
         else if (!s.empty() && s[0] == '-') throw UsageError("unknown option '" + s + "'", usage);
@@ -252,6 +256,7 @@ int runOptimizeCommand(const std::vector<std::string>& argv, bool codesign, std:
     o.area_um2 = a.area;
     o.topPermutations = a.top;
     o.candidatesPerPermutation = a.candidates;
+    o.rounding.divisorsPerLevel = std::max(1, a.divisors);
     o.gp.verbose = a.verbose;
     o.cancel = cancel;
     if (!a.quiet) o.progress = [&err](const std::string& s) { err << "  " << s << "\n" << std::flush; };

@@ -6,6 +6,7 @@
 #include "arch/EnergyModels.h"
 #include "model/Model.h"
 #include "solvers/thistle/GpSolver.h"
+#include "solvers/thistle/LogSumExp.h"
 #include "solvers/thistle/NestMapping.h"
 #include "solvers/thistle/ThistleOptimizer.h"
 
@@ -14,6 +15,8 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <set>
+#include <tuple>
 #include <unistd.h>
 
 using namespace nestor;
@@ -130,6 +133,10 @@ private slots:
     void relaxedOptimumIsKktAndBoundsBruteForce();
     void codesignProgramIsKkt();
     void roundingKeepsFeasibility();
+    void logSumExpDerivativesMatchHandAndFiniteDifferences();
+    void exactHessianAndQuasiNewtonReachTheSameOptimum();
+    void roundingVisitsEveryCombinationNearestFirst();
+    void roundingOnTwoThreadsGivesTheSequentialResult();
     void areaTooSmallNamesTheCause();
     void layerThatCannotFitNamesTheCause();
     void wrongArchitectureShapeNamesTheField();
@@ -264,6 +271,163 @@ void TstThistleSolver::roundingKeepsFeasibility()
             }
         }
         QVERIFY(candidates > 0);
+    }
+}
+
+void TstThistleSolver::logSumExpDerivativesMatchHandAndFiniteDifferences()
+{
+    // f = x0 + x1 at y = 0: log f = log 2, gradient (1/2, 1/2), Hessian diag(w) - w w^T.
+    {
+        LogSumExp f(Posynomial::variable(0) + Posynomial::variable(1));
+        const double y[2] = {0.0, 0.0};
+        double g[2] = {0.0, 0.0};
+        QVERIFY(std::fabs(f.evaluate(y, g) - std::log(2.0)) < 1e-15);
+        QVERIFY(std::fabs(g[0] - 0.5) < 1e-15 && std::fabs(g[1] - 0.5) < 1e-15);
+        double h[4] = {0, 0, 0, 0};
+        f.addHessian(2.0, g, 2, h);  // twice the Hessian, lower triangle
+        QVERIFY(std::fabs(h[0] - 0.5) < 1e-15);
+        QVERIFY(std::fabs(h[2] + 0.5) < 1e-15);
+        QVERIFY(std::fabs(h[3] - 0.5) < 1e-15);
+        QCOMPARE(h[1], 0.0);  // upper triangle untouched
+    }
+    // f = 2 x0^2 / x1 + x1^3 + 0.5 x0 x2^-0.5 + 7: against central differences of logPosynomial's
+    // gradient (a separate implementation).
+    Posynomial p = (Posynomial::variable(0, 2.0) * Posynomial::variable(1, -1.0)).scale(2.0) + Posynomial::variable(1, 3.0) +
+                   (Posynomial::variable(0) * Posynomial::variable(2, -0.5)).scale(0.5) + Posynomial::constant(7.0);
+    LogSumExp f(p);
+    const std::vector<double> y = {0.3, -0.2, 0.7};
+    std::vector<double> g(3, 0.0), ref(3);
+    const double v = f.evaluate(y.data(), g.data());
+    QVERIFY(std::fabs(v - logPosynomial(p, y, &ref)) < 1e-12);
+    for (int i = 0; i < 3; ++i) QVERIFY(std::fabs(g[static_cast<std::size_t>(i)] - ref[static_cast<std::size_t>(i)]) < 1e-12);
+    std::vector<double> h(9, 0.0);
+    f.addHessian(1.0, g.data(), 3, h.data());
+    const double step = 1e-5;
+    for (int j = 0; j < 3; ++j) {
+        std::vector<double> up = y, down = y, gu(3), gd(3);
+        up[static_cast<std::size_t>(j)] += step;
+        down[static_cast<std::size_t>(j)] -= step;
+        logPosynomial(p, up, &gu);
+        logPosynomial(p, down, &gd);
+        for (int i = j; i < 3; ++i) {
+            const double fd = (gu[static_cast<std::size_t>(i)] - gd[static_cast<std::size_t>(i)]) / (2 * step);
+            QVERIFY2(std::fabs(h[static_cast<std::size_t>(i * 3 + j)] - fd) < 1e-8, qPrintable(QString("H[%1][%2]").arg(i).arg(j)));
+        }
+    }
+}
+
+void TstThistleSolver::exactHessianAndQuasiNewtonReachTheSameOptimum()
+{
+    // Convex programs: every KKT point has the optimal value, whichever Hessian Ipopt used.
+    ConvParams p;
+    p.M = 32, p.C = 16, p.P = 14, p.Q = 14, p.R = 3, p.S = 3;
+    const Workload w = makeConv2d(p);
+    const ThistleLayer L = makeThistleLayer(w);
+    for (bool codesign : {false, true}) {
+        ProgramSpec spec = fixedSpec(thistleArch(64, 8192, 16));
+        spec.codesign = codesign;
+        spec.area_um2 = 300000;
+        const std::vector<Permutation> perms = prunedPermutations(L);
+        for (std::size_t pi = 0; pi < perms.size(); pi += std::max<std::size_t>(1, perms.size() / 5)) {
+            const ThistleProgram prog = buildProgram(L, perms[pi], spec);
+            GpSolverOptions exact, quasi;
+            quasi.exactHessian = false;
+            const GpResult a = solveGp(prog.gp, exact), b = solveGp(prog.gp, quasi);
+            QVERIFY2(a.solved && b.solved, (a.status + " / " + b.status).c_str());
+            verifyKkt(prog.gp, a);
+            QVERIFY2(std::fabs(a.objective - b.objective) <= 1e-6 * b.objective,
+                     qPrintable(QString("exact %1 vs quasi-Newton %2").arg(a.objective, 0, 'g', 12).arg(b.objective, 0, 'g', 12)));
+        }
+    }
+}
+
+void TstThistleSolver::roundingVisitsEveryCombinationNearestFirst()
+{
+    ConvParams p;
+    p.M = 32, p.C = 16, p.P = 14, p.Q = 14, p.R = 3, p.S = 3;
+    const Workload w = makeConv2d(p);
+    const ThistleLayer L = makeThistleLayer(w);
+    const ProgramSpec spec = fixedSpec(thistleArch(64, 8192, 16));
+    const Permutation perm = prunedPermutations(L).front();
+    const ThistleProgram prog = buildProgram(L, perm, spec);
+    const GpResult r = solveGp(prog.gp);
+    QVERIFY(r.solved);
+    const std::vector<double> x = prog.valuesAt(r.y);
+    RoundingOptions all;
+    all.maxCombinations = std::size_t(1) << 40;
+    all.minUtilization = 0.0;
+
+    // The cross product of the level-by-level divisor chains, counted here by hand.
+    std::size_t expected = 1;
+    for (int d : L.tiled) {
+        const std::size_t du = static_cast<std::size_t>(d);
+        const double reg = x[static_cast<std::size_t>(L.varReg[du])], perPe = reg * x[static_cast<std::size_t>(L.varSram[du])],
+                     tile = perPe * x[static_cast<std::size_t>(L.varPe[du])];
+        std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> chains;
+        for (std::int64_t ts : nearestDivisors(w.bounds[du], tile, all.divisorsPerLevel))
+            for (std::int64_t tq : nearestDivisors(ts, perPe, all.divisorsPerLevel))
+                for (std::int64_t tr : nearestDivisors(tq, reg, all.divisorsPerLevel)) chains.insert({ts, tq, tr});
+        expected *= chains.size();
+    }
+    RoundingStats full;
+    const std::vector<RoundedCandidate> every = roundSolution(L, perm, spec, prog, x, all, &full);
+    QCOMPARE(full.combinations, expected);
+
+    // Capped: the candidates kept are the nearest to the relaxed point (sum of the log distances
+    // of the three tiles of every dimension).
+    auto distance = [&](const RoundedCandidate& c) {
+        double s = 0;
+        for (int d : L.tiled) {
+            const std::size_t du = static_cast<std::size_t>(d);
+            auto at = [&](const std::vector<int>& v) { return static_cast<double>(c.trips[static_cast<std::size_t>(v[du])]); };
+            const double reg = at(L.varReg), perPe = reg * at(L.varSram), tile = perPe * at(L.varPe);
+            const double rreg = x[static_cast<std::size_t>(L.varReg[du])], rperPe = rreg * x[static_cast<std::size_t>(L.varSram[du])],
+                         rtile = rperPe * x[static_cast<std::size_t>(L.varPe[du])];
+            s += std::fabs(std::log(reg / rreg)) + std::fabs(std::log(perPe / rperPe)) + std::fabs(std::log(tile / rtile));
+        }
+        return s;
+    };
+    RoundingOptions capped = all;
+    capped.maxCombinations = expected / 4;
+    RoundingStats part;
+    const std::vector<RoundedCandidate> near = roundSolution(L, perm, spec, prog, x, capped, &part);
+    QCOMPARE(part.combinations, capped.maxCombinations);
+    QVERIFY(!near.empty() && near.size() < every.size());
+    std::set<std::vector<std::int64_t>> kept;
+    double farthestKept = 0;
+    for (const auto& c : near) {
+        kept.insert(c.trips);
+        farthestKept = std::max(farthestKept, distance(c));
+    }
+    for (const auto& c : every)
+        if (!kept.count(c.trips)) QVERIFY(distance(c) >= farthestKept - 1e-9);
+}
+
+void TstThistleSolver::roundingOnTwoThreadsGivesTheSequentialResult()
+{
+    // The programs are rounded two at a time and merged in rank order: the same candidates, in
+    // the same order, and the same best as one thread rounding them one after the other.
+    ConvParams p;
+    p.M = 32, p.C = 16, p.P = 14, p.Q = 14, p.R = 3, p.S = 3;
+    const Workload w = makeConv2d(p);
+    for (bool codesign : {false, true}) {
+        OptimizeOptions o;
+        o.codesign = codesign;
+        o.area_um2 = 300000;
+        o.topPermutations = 8;
+        o.threads = 1;
+        const LayerOptimization one = optimizeLayer(w, thistleArch(64, 8192, 16), o);
+        o.threads = 2;
+        const LayerOptimization two = optimizeLayer(w, thistleArch(64, 8192, 16), o);
+        QVERIFY2(one.ok && two.ok, (one.error + two.error).c_str());
+        QCOMPARE(two.candidatesEvaluated, one.candidatesEvaluated);
+        QCOMPARE(two.candidates.size(), one.candidates.size());
+        for (std::size_t i = 0; i < one.candidates.size(); ++i) {
+            QVERIFY(two.candidates[i].trips == one.candidates[i].trips);
+            QCOMPARE(two.candidates[i].eval.energy_pJ, one.candidates[i].eval.energy_pJ);
+        }
+        QVERIFY(two.best.trips == one.best.trips);
+        QCOMPARE(two.best.eval.energy_pJ, one.best.eval.energy_pJ);
     }
 }
 

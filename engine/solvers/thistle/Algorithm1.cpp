@@ -1,6 +1,7 @@
 #include "solvers/thistle/Algorithm1.h"
 
 #include "common/CheckedMath.h"
+#include "common/SmallVector.h"
 
 #include <algorithm>
 
@@ -24,7 +25,7 @@ Posynomial monomialOf(const std::vector<int>& vars)
 
 std::int64_t TileExpr::exact(const Workload& w, const std::vector<std::int64_t>& trips) const
 {
-    std::vector<std::int64_t> ext(static_cast<std::size_t>(w.numDims()), 1);
+    SmallVector<std::int64_t, 16> ext(static_cast<std::size_t>(w.numDims()));  // no allocation: evaluated per rounding candidate
     for (int d = 0; d < w.numDims(); ++d) ext[static_cast<std::size_t>(d)] = productOf(tile[static_cast<std::size_t>(d)], trips);
     std::int64_t box = 1;
     for (const auto& rank : w.tensors[static_cast<std::size_t>(tensor)].ranks) box = limitedMul(box, rankExtent(rank, ext.data()));

@@ -3,9 +3,12 @@
 #include <IpIpoptApplication.hpp>
 #include <IpTNLP.hpp>
 
+#include "solvers/thistle/LogSumExp.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 namespace nestor::thistle {
 
@@ -37,17 +40,36 @@ namespace {
 using Ipopt::Index;
 using Ipopt::Number;
 
-// Dense Jacobian rows (the programs have a few dozen variables); limited-memory Hessian.
+// Debian's Ipopt 3.11 factorizes with the sequential MUMPS, whose Fortran modules keep state in
+// globals (DMUMPS_LOAD, DMUMPS_BUF ...): two solves at once in one process would share them. Every
+// solve in the process holds this lock.
+std::mutex& ipoptMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+// Dense Jacobian rows and a dense lower-triangular Hessian (the programs have a few dozen
+// variables). Every function is evaluated once per point, with its gradient: Ipopt asks for the
+// values, the gradients and the Hessian at the same point in separate calls.
 class GpTnlp : public Ipopt::TNLP {
 public:
-    GpTnlp(const GpProblem& p, const std::atomic<bool>* cancel, GpResult& r) : p_(p), cancel_(cancel), r_(r), grad_(static_cast<std::size_t>(p.numVars)) {}
+    GpTnlp(const GpProblem& p, bool exactHessian, const std::atomic<bool>* cancel, GpResult& r)
+        : p_(p), exactHessian_(exactHessian), cancel_(cancel), r_(r), n_(static_cast<std::size_t>(p.numVars))
+    {
+        functions_.emplace_back(p.objective);
+        for (const auto& c : p.atMostOne) functions_.emplace_back(c);
+        values_.resize(functions_.size());
+        gradients_.assign(functions_.size() * n_, 0.0);
+        hessian_.assign(n_ * n_, 0.0);
+    }
 
     bool get_nlp_info(Index& n, Index& m, Index& nnzJac, Index& nnzHess, IndexStyleEnum& style) override
     {
         n = p_.numVars;
         m = static_cast<Index>(p_.atMostOne.size() + p_.equalities.size());
         nnzJac = m * n;
-        nnzHess = 0;
+        nnzHess = exactHessian_ ? n * (n + 1) / 2 : 0;
         style = C_STYLE;
         return true;
     }
@@ -77,27 +99,28 @@ public:
         return true;
     }
 
-    bool eval_f(Index n, const Number* x, bool, Number& obj) override
+    bool eval_f(Index, const Number* x, bool, Number& obj) override
     {
-        obj = logPosynomial(p_.objective, std::vector<double>(x, x + n), nullptr);
+        at(x);
+        obj = values_[0];
         return std::isfinite(obj);
     }
 
-    bool eval_grad_f(Index n, const Number* x, bool, Number* g) override
+    bool eval_grad_f(Index, const Number* x, bool, Number* g) override
     {
-        logPosynomial(p_.objective, std::vector<double>(x, x + n), &grad_);
-        std::copy(grad_.begin(), grad_.end(), g);
+        at(x);
+        std::copy(gradients_.begin(), gradients_.begin() + static_cast<std::ptrdiff_t>(n_), g);
         return true;
     }
 
-    bool eval_g(Index n, const Number* x, bool, Index, Number* g) override
+    bool eval_g(Index, const Number* x, bool, Index, Number* g) override
     {
-        const std::vector<double> y(x, x + n);
+        at(x);
         std::size_t j = 0;
-        for (const auto& c : p_.atMostOne) g[j++] = logPosynomial(c, y, nullptr);
+        for (; j + 1 < functions_.size(); ++j) g[j] = values_[j + 1];
         for (const auto& e : p_.equalities) {
             double s = 0.0;
-            for (int v : e.vars) s += y[static_cast<std::size_t>(v)];
+            for (int v : e.vars) s += x[v];
             g[j++] = s;
         }
         return true;
@@ -113,18 +136,39 @@ public:
                 }
             return true;
         }
-        const std::vector<double> y(x, x + n);
-        std::fill(values, values + static_cast<std::size_t>(m) * static_cast<std::size_t>(n), 0.0);
-        Index j = 0;
-        for (const auto& c : p_.atMostOne) {
-            logPosynomial(c, y, &grad_);
-            std::copy(grad_.begin(), grad_.end(), values + static_cast<std::size_t>(j) * static_cast<std::size_t>(n));
-            ++j;
-        }
+        at(x);
+        const std::size_t inequalities = functions_.size() - 1;
+        std::copy(gradients_.begin() + static_cast<std::ptrdiff_t>(n_), gradients_.end(), values);
+        std::fill(values + inequalities * n_, values + static_cast<std::size_t>(m) * n_, 0.0);
+        std::size_t j = inequalities;
         for (const auto& e : p_.equalities) {
-            for (int v : e.vars) values[static_cast<std::size_t>(j) * static_cast<std::size_t>(n) + static_cast<std::size_t>(v)] += 1.0;
+            for (int v : e.vars) values[j * n_ + static_cast<std::size_t>(v)] += 1.0;
             ++j;
         }
+        return true;
+    }
+
+    bool eval_h(Index n, const Number* x, bool, Number objFactor, Index, const Number* lambda, bool, Index, Index* iRow,
+                Index* jCol, Number* values) override
+    {
+        if (!values) {
+            Index k = 0;
+            for (Index i = 0; i < n; ++i)
+                for (Index j = 0; j <= i; ++j) {
+                    iRow[k] = i;
+                    jCol[k] = j;
+                    ++k;
+                }
+            return true;
+        }
+        at(x);
+        // The equalities are linear: only the objective and the inequalities have curvature.
+        std::fill(hessian_.begin(), hessian_.end(), 0.0);
+        for (std::size_t f = 0; f < functions_.size(); ++f)
+            functions_[f].addHessian(f == 0 ? objFactor : lambda[f - 1], gradients_.data() + f * n_, n, hessian_.data());
+        Index k = 0;
+        for (Index i = 0; i < n; ++i)
+            for (Index j = 0; j <= i; ++j) values[k++] = hessian_[static_cast<std::size_t>(i) * n_ + static_cast<std::size_t>(j)];
         return true;
     }
 
@@ -170,10 +214,22 @@ private:
         }
     }
 
+    // Every function's value and gradient at x, unless x is the point of the last call.
+    void at(const Number* x)
+    {
+        if (!point_.empty() && std::equal(point_.begin(), point_.end(), x)) return;
+        point_.assign(x, x + n_);
+        std::fill(gradients_.begin(), gradients_.end(), 0.0);
+        for (std::size_t f = 0; f < functions_.size(); ++f) values_[f] = functions_[f].evaluate(x, gradients_.data() + f * n_);
+    }
+
     const GpProblem& p_;
+    const bool exactHessian_;
     const std::atomic<bool>* cancel_;
     GpResult& r_;
-    std::vector<double> grad_;
+    const std::size_t n_;
+    std::vector<LogSumExp> functions_;  // the objective, then the inequalities
+    std::vector<double> point_, values_, gradients_, hessian_;
 };
 
 } // namespace
@@ -181,16 +237,24 @@ private:
 GpResult solveGp(const GpProblem& problem, const GpSolverOptions& options)
 {
     GpResult result;
-    Ipopt::SmartPtr<Ipopt::TNLP> nlp = new GpTnlp(problem, options.cancel, result);
+    const std::lock_guard<std::mutex> lock(ipoptMutex());
+    Ipopt::SmartPtr<Ipopt::TNLP> nlp = new GpTnlp(problem, options.exactHessian, options.cancel, result);
     Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
     // Silent unless asked: no banner (sb), no iteration log, no output file.
     app->Options()->SetStringValue("sb", "yes");
     app->Options()->SetIntegerValue("print_level", options.verbose ? 5 : 0);
-    app->Options()->SetStringValue("hessian_approximation", "limited-memory");
+    app->Options()->SetStringValue("hessian_approximation", options.exactHessian ? "exact" : "limited-memory");
     app->Options()->SetIntegerValue("max_iter", options.maxIterations);
     app->Options()->SetNumericValue("max_cpu_time", options.maxCpuSeconds);
     app->Options()->SetNumericValue("tol", options.tolerance);
-    app->Options()->SetStringValue("mu_strategy", "adaptive");
+    // Each MUMPS call costs ~0.1 ms of fixed overhead on these tiny systems (MUMPS 5.5 sizes its
+    // whole instance on every call), more than the factorization itself: the options keep the
+    // calls per iteration low. The monotone barrier update solves one system per iteration (the
+    // adaptive one solves several); no forced refinement solve; the constraint multipliers
+    // start at zero instead of a least-squares estimate (one factorization less).
+    app->Options()->SetStringValue("mu_strategy", "monotone");
+    app->Options()->SetIntegerValue("min_refinement_steps", 0);
+    app->Options()->SetNumericValue("constr_mult_init_max", 0.0);
     if (app->Initialize() != Ipopt::Solve_Succeeded) {
         result.status = "Ipopt could not be initialized";
         return result;

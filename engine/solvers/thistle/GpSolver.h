@@ -28,6 +28,7 @@ struct GpProblem {
 
 struct GpSolverOptions {
     bool verbose = false;         // Ipopt's own banner and iteration log on stdout
+    bool exactHessian = true;     // the log-sum-exp Hessians (else Ipopt's limited-memory quasi-Newton)
     int maxIterations = 3000;
     double maxCpuSeconds = 20.0;
     double tolerance = 1e-8;

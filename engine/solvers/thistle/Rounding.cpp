@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <queue>
 #include <set>
 #include <tuple>
 
@@ -33,6 +35,49 @@ std::vector<std::int64_t> nearest(std::vector<std::int64_t> values, double targe
 
 struct Chain {
     std::int64_t dram, sram, pe, reg;  // trip counts
+    double distance;                   // log distance of its three tiles to the relaxed ones
+};
+
+double logDistance(std::int64_t tile, double relaxed) { return std::fabs(std::log(static_cast<double>(tile)) - std::log(relaxed)); }
+
+// The combinations of one chain per dimension (each list sorted by distance), in increasing
+// total distance: a best-first walk where a combination's successors advance one dimension at
+// or after the last one advanced, so that each combination is reached exactly once.
+class NearestFirst {
+public:
+    explicit NearestFirst(const std::vector<std::vector<Chain>>& chains) : chains_(chains)
+    {
+        if (std::any_of(chains.begin(), chains.end(), [](const auto& c) { return c.empty(); })) return;
+        Node start{0.0, std::vector<std::size_t>(chains.size(), 0), 0};
+        for (std::size_t d = 0; d < chains.size(); ++d) start.distance += chains[d][0].distance;
+        heap_.push(std::move(start));
+    }
+    bool next(std::vector<std::size_t>& idx)
+    {
+        if (heap_.empty()) return false;
+        Node n = heap_.top();
+        heap_.pop();
+        for (std::size_t d = n.last; d < chains_.size(); ++d) {
+            if (n.idx[d] + 1 >= chains_[d].size()) continue;
+            Node s = n;
+            s.distance += chains_[d][n.idx[d] + 1].distance - chains_[d][n.idx[d]].distance;
+            ++s.idx[d];
+            s.last = d;
+            heap_.push(std::move(s));
+        }
+        idx = std::move(n.idx);
+        return true;
+    }
+
+private:
+    struct Node {
+        double distance;
+        std::vector<std::size_t> idx;
+        std::size_t last;
+        bool operator>(const Node& o) const { return distance > o.distance || (distance == o.distance && idx > o.idx); }
+    };
+    const std::vector<std::vector<Chain>>& chains_;
+    std::priority_queue<Node, std::vector<Node>, std::greater<Node>> heap_;
 };
 
 } // namespace
@@ -70,7 +115,10 @@ std::vector<RoundedCandidate> roundSolution(const ThistleLayer& L, const Permuta
         for (std::int64_t ts : nearestDivisors(bound, sramTile, opt.divisorsPerLevel))
             for (std::int64_t tq : nearestDivisors(ts, perPe, opt.divisorsPerLevel))
                 for (std::int64_t tr : nearestDivisors(tq, reg, opt.divisorsPerLevel))
-                    if (seen.insert(std::make_tuple(ts, tq, tr)).second) c.push_back({bound / ts, tq / tr, ts / tq, tr});
+                    if (seen.insert(std::make_tuple(ts, tq, tr)).second)
+                        c.push_back({bound / ts, tq / tr, ts / tq, tr,
+                                     logDistance(ts, sramTile) + logDistance(tq, perPe) + logDistance(tr, reg)});
+        std::stable_sort(c.begin(), c.end(), [](const Chain& a, const Chain& b) { return a.distance < b.distance; });
         chains.push_back(std::move(c));
     }
 
@@ -86,8 +134,10 @@ std::vector<RoundedCandidate> roundSolution(const ThistleLayer& L, const Permuta
     RoundingStats st;
     std::vector<std::int64_t> trips(static_cast<std::size_t>(L.numNestVars), 1);
     for (int d : L.whole) trips[static_cast<std::size_t>(L.varReg[static_cast<std::size_t>(d)])] = w.bounds[static_cast<std::size_t>(d)];
-    std::vector<std::size_t> idx(chains.size(), 0);
-    while (st.combinations < opt.maxCombinations) {
+    std::vector<std::size_t> idx;
+    NearestFirst walk(chains);
+    ExactCounter count(L, nest);
+    while (st.combinations < opt.maxCombinations && walk.next(idx)) {
         for (std::size_t i = 0; i < chains.size(); ++i) {
             const std::size_t du = static_cast<std::size_t>(L.tiled[i]);
             const Chain& c = chains[i][idx[i]];
@@ -98,10 +148,11 @@ std::vector<RoundedCandidate> roundSolution(const ThistleLayer& L, const Permuta
         }
         ++st.combinations;
         [&] {
+            // The filters need only the tiles and the PEs: the volumes are counted for the
+            // candidates that pass them.
             RoundedCandidate rc;
-            rc.trips = trips;
-            rc.counts = exactCounts(L, nest, trips);
-            const auto& k = rc.counts;
+            rc.counts = count.tiles(trips);
+            auto& k = rc.counts;
             rc.pes = static_cast<std::int64_t>(k.peUsed);
             if (k.peUsed < opt.minUtilization * relaxedPes) {
                 ++st.rejectedUtilization;
@@ -127,6 +178,7 @@ std::vector<RoundedCandidate> roundSolution(const ThistleLayer& L, const Permuta
                     ++st.rejectedArea;
                     return;
                 }
+                k = count(trips);
                 rc.solverEnergy_pJ = k.energy_pJ(t.sigmaR_pJ * static_cast<double>(rc.registers),
                                                  t.sigmaS_pJ * std::sqrt(static_cast<double>(rc.sramWords)), t.dram_pJ, t.mac_pJ);
             } else {
@@ -134,16 +186,15 @@ std::vector<RoundedCandidate> roundSolution(const ThistleLayer& L, const Permuta
                     ++st.rejectedCapacity;
                     return;
                 }
+                k = count(trips);
                 rc.registers = static_cast<std::int64_t>(spec.registers);
                 rc.sramWords = static_cast<std::int64_t>(spec.sramWords);
                 rc.solverEnergy_pJ = k.energy_pJ(spec.eR_pJ, spec.eS_pJ, spec.eD_pJ, spec.eMac_pJ);
             }
             rc.solverCycles = k.cycles(spec.bw);
+            rc.trips = trips;
             out.push_back(std::move(rc));
         }();
-        std::size_t i = 0;
-        while (i < idx.size() && ++idx[i] == chains[i].size()) idx[i++] = 0;
-        if (i == idx.size()) break;
     }
     if (stats) *stats = st;
     return out;

@@ -2,7 +2,9 @@
 // The paper's integer rounding (Section IV): capacities to the nearest powers of two, tile
 // sizes to the nearest divisors level by level (SRAM tile of the bound, per-PE tile of the
 // SRAM tile, register tile of the per-PE tile), then the cross product filtered on
-// divisibility (by construction), capacity, area and utilization.
+// divisibility (by construction), capacity, area and utilization. The cross product is walked
+// nearest first (sum over dimensions of the log distances of the three tiles to the relaxed
+// ones), so a cap on the combinations drops the farthest, not an arbitrary corner.
 #include "solvers/thistle/ThistleProgram.h"
 
 #include <cstdint>
@@ -11,10 +13,10 @@
 namespace nestor::thistle {
 
 struct RoundingOptions {
-    int divisorsPerLevel = 2;       // the paper's n
+    int divisorsPerLevel = 3;       // the paper's n ("typically 2 or 3")
     int powersOfTwo = 2;            // the paper's N
     double minUtilization = 0.5;    // PEs used >= this x the relaxed solution's PEs used
-    std::size_t maxCombinations = 50000;
+    std::size_t maxCombinations = 2048;  // nearest first
 };
 
 struct RoundedCandidate {

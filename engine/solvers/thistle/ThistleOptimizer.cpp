@@ -5,9 +5,12 @@
 #include "solvers/thistle/NestMapping.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <sstream>
+#include <thread>
 
 namespace nestor::thistle {
 
@@ -163,6 +166,7 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
         }
         ThistleProgram prog = buildProgram(L, perms[i], spec);
         GpResult res = solveGp(prog.gp, gpo);
+        r.solverIterations += res.iterations;
         if (res.solved && res.maxViolation < 1e-5) {
             ++r.programsSolved;
             solved.push_back({i, std::move(prog), std::move(res)});
@@ -180,32 +184,33 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
     }
     std::sort(solved.begin(), solved.end(), [](const Solved& a, const Solved& b) { return a.res.objective < b.res.objective; });
 
-    const ModelOptions mopt;
-    bool have = false;
-    RoundingStats lastStats;
-    // The best `topPermutations` programs that give integer candidates are rounded; a program
-    // whose every rounding fails a filter is passed over for the next one, up to 4 x as many
-    // programs in all (each rounding enumerates thousands of combinations).
-    int rounded = 0;
-    const std::size_t maxTried = 4 * static_cast<std::size_t>(std::max(1, o.topPermutations));
-    for (std::size_t k = 0; k < solved.size() && k < maxTried && rounded < o.topPermutations; ++k) {
-        // Cancelled: the best program solved so far is still rounded and scored (a second or
-        // so), so that a stop reports the best result so far.
-        if (have && o.cancel && o.cancel->load()) {
-            r.cancelled = true;
-            break;
-        }
-        const Solved& s = solved[k];
+    // Rounding and scoring one program is independent of the others (no Ipopt in it): the
+    // programs are rounded `threads` at a time, and merged in rank order, so the result is the
+    // one of a sequential run.
+    struct Rounded {
+        std::size_t candidates = 0;       // integer candidates that survived the filters
+        int evaluated = 0;                // of them, scored by the cost model
+        std::vector<SolvedCandidate> valid;
+        RoundingStats stats;
+    };
+    auto roundAndScore = [&](const Solved& s) {
+        Rounded out;
         const Permutation& perm = perms[s.perm];
         const std::vector<double> x = s.prog.valuesAt(s.res.y);
-        std::vector<RoundedCandidate> cands = roundSolution(L, perm, spec, s.prog, x, o.rounding, &lastStats);
-        if (cands.empty()) continue;
-        ++rounded;
+        std::vector<RoundedCandidate> cands = roundSolution(L, perm, spec, s.prog, x, o.rounding, &out.stats);
+        out.candidates = cands.size();
+        if (cands.empty()) return out;
         auto key = [&](const RoundedCandidate& c) { return o.objective == Objective::Energy ? c.solverEnergy_pJ : c.solverCycles; };
-        const std::size_t keep = std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidatesPerPermutation)));
-        std::partial_sort(cands.begin(), cands.begin() + static_cast<std::ptrdiff_t>(keep), cands.end(),
-                          [&](const RoundedCandidate& a, const RoundedCandidate& b) { return key(a) < key(b); });
+        // The best estimates go to the cost model, and the candidates tied with the last of them
+        // too (up to kMaxTied more: the delay's max ties often): the model, not the order of the
+        // enumeration, breaks ties.
+        constexpr std::size_t kMaxTied = 256;
+        std::stable_sort(cands.begin(), cands.end(), [&](const RoundedCandidate& a, const RoundedCandidate& b) { return key(a) < key(b); });
+        const std::size_t wanted = std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidatesPerPermutation)));
+        std::size_t keep = wanted;
+        while (keep < cands.size() && keep < wanted + kMaxTied && key(cands[keep]) == key(cands[keep - 1])) ++keep;
         const TileNest nest = buildNest(L, perm);
+        const ModelOptions mopt;
         for (std::size_t c = 0; c < keep; ++c) {
             const RoundedCandidate& rc = cands[c];
             SolvedCandidate sc;
@@ -214,7 +219,7 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
             sc.arch = o.codesign ? codesignArchitecture(arch, rc.registers, rc.sramWords, rc.pes) : arch;
             sc.mapping = toMapping(nest, rc.trips, w.name + "-thistle");
             sc.eval = evaluate(w, sc.arch, sc.mapping, mopt);
-            ++r.candidatesEvaluated;
+            ++out.evaluated;
             if (!sc.eval.valid) continue;
             sc.solverEnergy_pJ = rc.solverEnergy_pJ;
             sc.solverCycles = rc.solverCycles;
@@ -223,13 +228,62 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
             sc.sramWords = rc.sramWords;
             sc.pes = o.codesign ? rc.pes : arch.levels[2].instances;
             sc.area_um2 = sc.arch.area_um2();
-            r.candidates.push_back(sc);
-            if (!have || better(sc.eval, r.best.eval, o.objective)) {
-                r.best = std::move(sc);
-                have = true;
-            }
+            out.valid.push_back(std::move(sc));
         }
-        say(w.name + ": rounded permutation " + std::to_string(k + 1) + ": " + std::to_string(cands.size()) + " integer candidates");
+        return out;
+    };
+
+    bool have = false;
+    RoundingStats lastStats;
+    // The best `topPermutations` programs that give integer candidates are rounded; a program
+    // whose every rounding fails a filter is passed over for the next one, up to 4 x as many
+    // programs in all (each rounding enumerates thousands of combinations).
+    int rounded = 0;
+    const std::size_t maxTried = std::min(solved.size(), 4 * static_cast<std::size_t>(std::max(1, o.topPermutations)));
+    std::size_t next = 0;
+    while (next < maxTried && rounded < o.topPermutations) {
+        // Cancelled: the first batch is still rounded and scored (a second or so), so that a stop
+        // reports the best result so far.
+        if (have && o.cancel && o.cancel->load()) {
+            r.cancelled = true;
+            break;
+        }
+        const std::size_t batch = std::min(maxTried - next, static_cast<std::size_t>(o.topPermutations - rounded));
+        std::vector<Rounded> results(batch);
+        std::atomic<std::size_t> claim{0};
+        std::vector<std::exception_ptr> failures(batch);
+        auto work = [&] {
+            for (std::size_t i; (i = claim.fetch_add(1)) < batch;) {
+                try {
+                    results[i] = roundAndScore(solved[next + i]);
+                } catch (...) {
+                    failures[i] = std::current_exception();
+                }
+            }
+        };
+        const std::size_t helpers = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, o.threads))) - 1;
+        std::vector<std::thread> pool;
+        for (std::size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
+        work();
+        for (std::thread& t : pool) t.join();
+        for (const std::exception_ptr& f : failures)
+            if (f) std::rethrow_exception(f);
+        for (std::size_t i = 0; i < batch; ++i) {
+            Rounded& res = results[i];
+            lastStats = res.stats;
+            r.candidatesEvaluated += res.evaluated;
+            if (res.candidates == 0 || rounded >= o.topPermutations) continue;
+            ++rounded;
+            for (SolvedCandidate& sc : res.valid) {
+                r.candidates.push_back(sc);
+                if (!have || better(sc.eval, r.best.eval, o.objective)) {
+                    r.best = std::move(sc);
+                    have = true;
+                }
+            }
+            say(w.name + ": rounded permutation " + std::to_string(next + i + 1) + ": " + std::to_string(res.candidates) + " integer candidates");
+        }
+        next += batch;
     }
     if (!have && r.cancelled) {
         r.error = "cancelled before an integer candidate was scored";

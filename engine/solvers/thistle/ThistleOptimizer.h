@@ -23,8 +23,9 @@ struct OptimizeOptions {
     Objective objective = Objective::Energy;
     bool codesign = false;            // Eq. 5: R, S and the PE count free under area_um2
     double area_um2 = 0.0;
-    int topPermutations = 4;          // relaxed programs rounded, best first
-    int candidatesPerPermutation = 6; // rounded candidates re-scored by the cost model, best solver estimate first
+    int topPermutations = 32;         // relaxed programs rounded, best first
+    int candidatesPerPermutation = 8; // rounded candidates re-scored by the cost model, best solver estimate first (and ties)
+    int threads = 2;                  // rounding and scoring of the programs (Ipopt solves one program at a time)
     RoundingOptions rounding;
     GpSolverOptions gp;
     std::function<void(const std::string&)> progress;  // one line per step (may be empty)
@@ -52,6 +53,7 @@ struct LayerOptimization {
     long long permutationsBefore = 0;
     int permutations = 0;            // after pruning
     int programsSolved = 0;
+    long long solverIterations = 0;  // Ipopt iterations over every program
     int candidatesEvaluated = 0;
     SolvedCandidate best;
     std::vector<SolvedCandidate> candidates;  // every valid re-scored candidate, in scoring order (best among them)

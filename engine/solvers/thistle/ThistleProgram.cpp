@@ -1,6 +1,7 @@
 #include "solvers/thistle/ThistleProgram.h"
 
 #include "arch/EnergyModels.h"
+#include "common/CheckedMath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,23 +61,64 @@ int outputTensor(const Workload& w)
 
 ThistleCounts exactCounts(const ThistleLayer& L, const TileNest& nest, const std::vector<std::int64_t>& trips)
 {
+    return ExactCounter(L, nest)(trips);
+}
+
+ExactCounter::ExactCounter(const ThistleLayer& L, const TileNest& nest) : layer_(L), nest_(nest), output_(outputTensor(L.w))
+{
     const Workload& w = L.w;
-    const int out = outputTensor(w);
+    allPe_ = spatialAbove(nest_, kRegisterLevel);
+    for (int t = 0; t < w.numTensors(); ++t) {
+        rfFootprint_.push_back(footprintExpr(w, nest_, t, kRegisterLevel));
+        sramFootprint_.push_back(footprintExpr(w, nest_, t, kSramLevel));
+        rfParentSpatial_.push_back(parentSpatial(w, nest_, t, kRegisterLevel));
+        sramParentSpatial_.push_back(parentSpatial(w, nest_, t, kSramLevel));
+    }
+}
+
+ThistleCounts ExactCounter::tiles(const std::vector<std::int64_t>& trips) const
+{
+    const Workload& w = layer_.w;
     ThistleCounts c;
     c.macs = static_cast<double>(w.macs());
-    c.peUsed = static_cast<double>(productOf(spatialAbove(nest, kRegisterLevel), trips));
+    c.peUsed = static_cast<double>(productOf(allPe_, trips));
+    for (std::size_t t = 0; t < rfFootprint_.size(); ++t) {
+        c.rfFootprint += static_cast<double>(rfFootprint_[t].exact(w, trips));
+        c.sramFootprint += static_cast<double>(sramFootprint_[t].exact(w, trips));
+    }
+    return c;
+}
+
+ThistleCounts ExactCounter::operator()(const std::vector<std::int64_t>& trips)
+{
+    const Workload& w = layer_.w;
+    std::vector<bool> moving(trips.size());
+    for (std::size_t v = 0; v < trips.size(); ++v) moving[v] = trips[v] > 1;
+    auto found = volumes_.find(moving);
+    if (found == volumes_.end()) {
+        Volumes vol;
+        for (int t = 0; t < w.numTensors(); ++t) {
+            vol.rf.push_back(instanceVolumeExprAt(w, nest_, t, kRegisterLevel, trips));
+            vol.sram.push_back(instanceVolumeExprAt(w, nest_, t, kSramLevel, trips));
+        }
+        found = volumes_.emplace(std::move(moving), std::move(vol)).first;
+    }
+    const Volumes& vol = found->second;
+
+    ThistleCounts c = tiles(trips);
+    const std::int64_t peUsed = productOf(allPe_, trips);
     double rfFills = 0, rfDrains = 0, sramForPes = 0, sramFromPes = 0, sramFills = 0, sramDrains = 0, dramR = 0, dramW = 0;
     for (int t = 0; t < w.numTensors(); ++t) {
-        c.rfFootprint += static_cast<double>(footprintExpr(w, nest, t, kRegisterLevel).exact(w, trips));
-        c.sramFootprint += static_cast<double>(footprintExpr(w, nest, t, kSramLevel).exact(w, trips));
-        const double fillsRF = static_cast<double>(exactFills(w, nest, t, kRegisterLevel, trips));
-        const double accRF = static_cast<double>(exactParentAccesses(w, nest, t, kRegisterLevel, trips));
-        const double accS = static_cast<double>(exactParentAccesses(w, nest, t, kSramLevel, trips));
+        const std::size_t tu = static_cast<std::size_t>(t);
+        const std::int64_t volRF = vol.rf[tu].exact(w, trips);
+        const double fillsRF = static_cast<double>(limitedMul(volRF, peUsed));
+        const double accRF = static_cast<double>(limitedMul(volRF, productOf(rfParentSpatial_[tu], trips)));
+        const double accS = static_cast<double>(limitedMul(vol.sram[tu].exact(w, trips), productOf(sramParentSpatial_[tu], trips)));
         rfFills += fillsRF;
         sramForPes += accRF;
         sramFills += accS;
         dramR += accS;
-        if (t == out) {
+        if (t == output_) {
             rfDrains += accRF;
             sramFromPes += accRF;
             sramDrains += accS;

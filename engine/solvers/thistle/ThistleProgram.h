@@ -18,6 +18,7 @@
 #include "solvers/thistle/GpSolver.h"
 #include "solvers/thistle/ThistleLayer.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,29 @@ struct ThistleCounts {
 };
 
 ThistleCounts exactCounts(const ThistleLayer& layer, const TileNest& nest, const std::vector<std::int64_t>& trips);
+
+// exactCounts for many trip vectors of one nest (the rounding's candidates): the expressions
+// depend on the trips only through which loops have more than one iteration, so they are built
+// once per such pattern and only evaluated per candidate.
+class ExactCounter {
+public:
+    ExactCounter(const ThistleLayer& layer, const TileNest& nest);
+    ThistleCounts operator()(const std::vector<std::int64_t>& trips);
+    // Only macs, peUsed and the two footprints (what the rounding's filters look at).
+    ThistleCounts tiles(const std::vector<std::int64_t>& trips) const;
+
+private:
+    struct Volumes {
+        std::vector<TileExpr> rf, sram;  // per tensor, into one RF / the SRAM
+    };
+    const ThistleLayer& layer_;
+    const TileNest nest_;
+    int output_ = -1;
+    std::vector<TileExpr> rfFootprint_, sramFootprint_;  // per tensor
+    std::vector<int> allPe_;                              // the spatial loops above the registers
+    std::vector<std::vector<int>> rfParentSpatial_, sramParentSpatial_;
+    std::map<std::vector<bool>, Volumes> volumes_;        // by the loops that move
+};
 
 // Variables of the program (global ids): the layer's nest variables, then R, S, P, T.
 struct ThistleProgram {
