@@ -6,10 +6,15 @@
 #include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPaintEngine>
+#include <QStaticText>
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
 
 namespace nestor::widgets {
 
@@ -23,18 +28,25 @@ constexpr double kMinTileCell = 16;      // below this a cell is only coloured, 
 constexpr int kMaxLeavesWithHeads = 64;  // more receivers: branches without arrowheads
 constexpr std::size_t kMaxLeavesDrawn = 4096;
 
-void arrowHead(QPainter& p, QPointF from, QPointF to, double size)
+// Adds the arrowhead at `to` of the line from `from` to `heads`: the heads of a group are filled
+// in one call, much cheaper than one fill each.
+void addArrowHead(QPainterPath& heads, QPointF from, QPointF to, double size)
 {
     const QPointF d = to - from;
     const double len = std::hypot(d.x(), d.y());
     if (len < 1e-6) return;
     const QPointF u = d / len, n(-u.y(), u.x());
-    QPainterPath head;
-    head.moveTo(to);
-    head.lineTo(to - u * size + n * size * 0.5);
-    head.lineTo(to - u * size - n * size * 0.5);
-    head.closeSubpath();
-    p.fillPath(head, p.pen().color());
+    heads.moveTo(to);
+    heads.lineTo(to - u * size + n * size * 0.5);
+    heads.lineTo(to - u * size - n * size * 0.5);
+    heads.closeSubpath();
+}
+
+QPainterPath windingPath()
+{
+    QPainterPath path;
+    path.setFillRule(Qt::WindingFill);   // overlapping heads stay filled
+    return path;
 }
 
 QString rangeText(const trace::Range& r)
@@ -60,7 +72,7 @@ void DataflowView::setContext(const DataflowContext& context)
 {
     context_ = context;
     if (tensor_ >= int(context_.tensors.size())) tensor_ = 0;
-    layoutCache_.reset();
+    invalidateCaches();
     update();
 }
 
@@ -83,7 +95,7 @@ void DataflowView::clearFrame()
 void DataflowView::setTensor(int tensor)
 {
     tensor_ = tensor;
-    layoutCache_.reset();   // the legend names the tensor's plane
+    invalidateCaches();   // the legend names the tensor's plane, the parent box its source
     update();
 }
 
@@ -118,14 +130,23 @@ DataflowView::Layout DataflowView::layout() const
 {
     // Cached: every cell and arrow asks for it, and the legend's text widths are not free.
     if (layoutCache_ && layoutSize_ == size()) return *layoutCache_;
+    invalidateCaches();
     layoutCache_ = computeLayout();
     layoutSize_ = size();
     return *layoutCache_;
 }
 
+void DataflowView::invalidateCaches() const
+{
+    layoutCache_.reset();
+    staticLayer_ = QImage();
+    cellLabels_.clear();
+}
+
 void DataflowView::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) layoutCache_.reset();
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange || event->type() == QEvent::PaletteChange)
+        invalidateCaches();
     QWidget::changeEvent(event);
 }
 
@@ -459,64 +480,126 @@ void DataflowView::paintTile(QPainter& p, const QRectF& area, const TensorTile& 
     p.drawRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)));
 }
 
-void DataflowView::paintCell(QPainter& p, int instance, const QRectF& r) const
+void DataflowView::paintIdleCell(QPainter& p, const QRectF& r)
+{
+    p.setPen(QPen(QColor(0xa0, 0xa0, 0xa0), 1));
+    p.setBrush(colorOf(CellState::Idle));
+    p.drawRect(r);
+    p.setBrush(QBrush(QColor(0x90, 0x90, 0x90), Qt::BDiagPattern));
+    p.drawRect(r);
+}
+
+bool DataflowView::paintCell(QPainter& p, int instance, const QRectF& r) const
 {
     const CellState state = cellState(instance);
     const QColor base = colorOf(state);
     if (state == CellState::Idle) {
-        p.setPen(QPen(QColor(0xa0, 0xa0, 0xa0), 1));
-        p.setBrush(base);
-        p.drawRect(r);
-        p.setBrush(QBrush(QColor(0x90, 0x90, 0x90), Qt::BDiagPattern));
-        p.drawRect(r);
-        return;
+        paintIdleCell(p, r);
+        return false;
     }
     const bool tinted = state == CellState::Filled || state == CellState::Reused;
     p.setPen(QPen(tinted ? base.darker(130) : QColor(0x9a, 0x9a, 0x9a), tinted ? 1.5 : 1));
     // A tinted cell is its colour blended two thirds with white (lighter() keeps dark colours dark).
     p.setBrush(tinted ? QColor((base.red() + 2 * 255) / 3, (base.green() + 2 * 255) / 3, (base.blue() + 2 * 255) / 3) : base);
     p.drawRect(r);
-    if (!tinted || r.width() < kMinTileCell || r.height() < kMinTileCell) return;
+    if (!tinted || r.width() < kMinTileCell || r.height() < kMinTileCell) return false;
     const TensorTile& tile = frame_.instances[std::size_t(instance)].tiles[std::size_t(tensor_)];
     const double inset = std::min(r.width(), r.height()) >= 32 ? 4 : 2;
     QRectF area = r.adjusted(inset, inset, -inset, -inset);
-    if (r.height() >= 48 && r.width() >= 40) {
-        QFont f = font();
-        f.setPointSizeF(std::max(6.5, f.pointSizeF() * 0.8));
-        p.setFont(f);
-        p.setPen(QColor(0x30, 0x30, 0x30));
-        const int mx = std::max(1, context_.meshX);
-        const QRectF label(r.left() + 3, r.top() + 1, r.width() - 6, QFontMetricsF(f).height());
-        p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("%1,%2").arg(instance % mx).arg(instance / mx));
-        area.setTop(label.bottom() + 1);
-        p.setFont(font());
-    }
+    const bool labelled = r.height() >= 48 && r.width() >= 40;
+    if (labelled) area.setTop(r.top() + 2 + QFontMetricsF(labelFont()).height());
     paintTile(p, area, tile, base);
+    return labelled;
+}
+
+QFont DataflowView::labelFont() const
+{
+    QFont f = font();
+    f.setPointSizeF(std::max(6.5, f.pointSizeF() * 0.8));
+    return f;
+}
+
+void DataflowView::paintCellLabels(QPainter& p, const std::vector<int>& instances) const
+{
+    if (instances.empty()) return;
+    // The "x,y" of each cell, laid out once per layout (QStaticText) rather than every frame.
+    const QFont f = labelFont();
+    if (cellLabels_.size() != std::size_t(instanceCount())) {
+        cellLabels_.assign(std::size_t(instanceCount()), QStaticText());
+        const int mx = std::max(1, context_.meshX);
+        for (int i = 0; i < instanceCount(); ++i) {
+            QStaticText& t = cellLabels_[std::size_t(i)];
+            t.setTextFormat(Qt::PlainText);
+            t.setText(QStringLiteral("%1,%2").arg(i % mx).arg(i / mx));
+            t.prepare(QTransform(), f);
+        }
+    }
+    p.setFont(f);
+    p.setPen(QColor(0x30, 0x30, 0x30));
+    // Vector devices get plain text (QPainter hands static text only to raster-like engines).
+    const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster;
+    const double h = QFontMetricsF(f).height();
+    for (int i : instances) {
+        const QRectF r = cellRect(i);
+        if (raster) p.drawStaticText(QPointF(r.left() + 3, r.top() + 1), cellLabels_[std::size_t(i)]);
+        else p.drawText(QRectF(r.left() + 3, r.top() + 1, r.width() - 6, h), Qt::AlignLeft | Qt::AlignVCenter, cellLabels_[std::size_t(i)].text());
+    }
+    p.setFont(font());
 }
 
 void DataflowView::paintArrows(QPainter& p) const
 {
     const std::vector<ArrowGroup> groups = arrowGroups();
     std::size_t drawn = 0;
+    // A busy step has hundreds of arrows: their lines and heads go to paths stroked and filled
+    // once per run of consecutive link groups, and once per style for the branches below.
+    QPainterPath linkLines, linkHeads = windingPath();
+    auto flushLinks = [&] {
+        if (linkLines.isEmpty()) return;
+        const QColor c = colorOf(MoveKind::Link);
+        p.strokePath(linkLines, QPen(c, 2.2, Qt::SolidLine, Qt::RoundCap));
+        p.fillPath(linkHeads, c);
+        linkLines = QPainterPath();
+        linkHeads = windingPath();
+    };
+    // Moves of different words to the same receivers (a column multicast of each of its words)
+    // have their own trunks but the same bus or branches: those are drawn once, not over and over.
+    std::set<std::tuple<MoveKind, bool, std::vector<int>>> drawnReceivers;
+    // Branches (by colour, width and dashing), their heads and the junction dots are drawn
+    // after all groups, each style in one call.
+    struct Branches {
+        QPainterPath lines, heads;
+    };
+    std::map<std::tuple<QRgb, double, bool>, Branches> branches;
+    std::map<QRgb, QPainterPath> junctions;
+    // Many trunks from the parent (a unicast fill of every PE) overlap into one band anyway:
+    // then they are hairlines, which Qt draws without stroking a path, several times faster.
+    const bool crowded = std::count_if(groups.begin(), groups.end(), [](const ArrowGroup& g) { return g.kind != MoveKind::Link; }) > 24;
     for (const ArrowGroup& g : groups) {
-        QColor c = colorOf(g.kind);
-        const bool many = g.leaves.size() > 24;
-        const bool heads = int(g.leaves.size()) <= kMaxLeavesWithHeads;
         if (g.kind == MoveKind::Link) {
-            p.setPen(QPen(c, 2.2, Qt::SolidLine, Qt::RoundCap));
             for (const QPointF& leaf : g.leaves) {
                 if (drawn++ > kMaxLeavesDrawn) break;
                 const QPointF a = g.root + (leaf - g.root) * 0.25, b = g.root + (leaf - g.root) * 0.75;
-                p.drawLine(a, b);
-                arrowHead(p, a, b, 8);
+                linkLines.moveTo(a);
+                linkLines.lineTo(b);
+                addArrowHead(linkHeads, a, b, 8);
             }
             continue;
         }
+        flushLinks();
+        const QColor c = colorOf(g.kind);
+        const bool many = g.leaves.size() > 24;
+        const bool heads = int(g.leaves.size()) <= kMaxLeavesWithHeads;
         const bool merge = g.kind == MoveKind::Update;
         // Trunk between the parent and the junction; branches between the junction and the cells.
-        p.setPen(QPen(c, 3, merge ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
+        p.setPen(QPen(c, crowded ? 1.0 : 3.0, merge ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
         p.drawLine(g.root, g.junction);
-        if (merge) arrowHead(p, g.junction, g.root, 10);
+        if (merge) {
+            QPainterPath head = windingPath();
+            addArrowHead(head, g.junction, g.root, 10);
+            p.fillPath(head, c);
+        }
+        if (!drawnReceivers.insert({g.kind, g.bus, g.instances}).second) continue;
         if (g.bus) {
             QPolygonF line;
             line << g.junction;
@@ -524,23 +607,33 @@ void DataflowView::paintArrows(QPainter& p) const
             p.setPen(QPen(c, 2, merge ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
             p.setBrush(Qt::NoBrush);
             p.drawPolyline(line);
-            p.setPen(Qt::NoPen);
-            p.setBrush(c);
-            for (const QPointF& leaf : g.leaves) p.drawEllipse(leaf, 3.5, 3.5);
+            QPainterPath dots = windingPath();
+            for (const QPointF& leaf : g.leaves) dots.addEllipse(leaf, 3.5, 3.5);
+            p.fillPath(dots, c);
             drawn += g.leaves.size();
             continue;
         }
         QColor branch = c;
         branch.setAlpha(many ? 90 : 220);
-        p.setPen(QPen(branch, many ? 1.0 : 1.6, merge ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
+        Branches& b = branches[{branch.rgba(), many || crowded ? 1.0 : 1.6, merge}];
         for (const QPointF& leaf : g.leaves) {
             if (drawn++ > kMaxLeavesDrawn) break;
-            p.drawLine(g.junction, leaf);
-            if (heads && !merge) arrowHead(p, g.junction, leaf, 7);
+            b.lines.moveTo(g.junction);
+            b.lines.lineTo(leaf);
+            if (heads && !merge) addArrowHead(b.heads, g.junction, leaf, 7);
         }
-        p.setPen(Qt::NoPen);
-        p.setBrush(c);
-        p.drawEllipse(g.junction, 3.5, 3.5);
+        junctions[c.rgba()].addEllipse(g.junction, 3.5, 3.5);
+    }
+    flushLinks();
+    for (auto& [style, b] : branches) {
+        const auto& [rgba, width, dashed] = style;
+        p.strokePath(b.lines, QPen(QColor::fromRgba(rgba), width, dashed ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
+        b.heads.setFillRule(Qt::WindingFill);
+        p.fillPath(b.heads, QColor::fromRgba(rgba));
+    }
+    for (auto& [rgba, dots] : junctions) {
+        dots.setFillRule(Qt::WindingFill);
+        p.fillPath(dots, QColor::fromRgba(rgba));
     }
 }
 
@@ -628,7 +721,62 @@ void DataflowView::paintLegend(QPainter& p, const QRectF& r) const
 void DataflowView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
+    paintContent(p);   // the background is the widget's (autoFillBackground)
+}
+
+void DataflowView::paint(QPainter& p) const
+{
+    p.fillRect(QRectF(QPointF(0, 0), QSizeF(size())), palette().color(QPalette::Base));
+    paintContent(p);
+}
+
+void DataflowView::paintStatic(QPainter& p, bool idleCells) const
+{
+    const Layout l = layout();
+    const QColor text = palette().color(QPalette::Text);
+    p.setFont(font());
+    // The parent level the fills come from.
+    p.setPen(QPen(QColor(0x70, 0x70, 0x70), 1));
+    p.setBrush(QColor(0xea, 0xea, 0xf2));
+    p.drawRoundedRect(l.parent, 4, 4);
+    p.setPen(text);
+    const QString source = tensor_ >= 0 && tensor_ < int(context_.tensors.size()) ? context_.tensors[std::size_t(tensor_)].source : QString();
+    const QString parent = source.isEmpty() ? context_.parentName : source;
+    const QString parentText = parent.isEmpty() ? tr("(no parent level)") : parent;
+    p.drawText(l.parent, Qt::AlignCenter, QFontMetricsF(font()).elidedText(parentText, Qt::ElideRight, l.parent.width() - 8));
+    paintLegend(p, l.legend);
+    if (idleCells) {
+        p.setRenderHint(QPainter::Antialiasing, false);   // as the other cells (paintContent)
+        for (int i = 0; i < instanceCount(); ++i) paintIdleCell(p, cellRect(i));
+        p.setRenderHint(QPainter::Antialiasing);
+    }
+}
+
+const QImage& DataflowView::staticLayer(double devicePixelRatio) const
+{
+    const QSize pixels = (QSizeF(size()) * devicePixelRatio).toSize();
+    if (staticLayer_.size() == pixels && staticLayer_.devicePixelRatio() == devicePixelRatio) return staticLayer_;
+    layout();   // a size change clears the caches: before drawing the new layer
+    staticLayer_ = QImage(pixels, QImage::Format_RGB32);
+    staticLayer_.setDevicePixelRatio(devicePixelRatio);
+    QPainter p(&staticLayer_);
     p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(QRectF(QPointF(0, 0), QSizeF(size())), palette().color(QPalette::Base));
+    paintStatic(p, true);
+    return staticLayer_;
+}
+
+void DataflowView::paintContent(QPainter& p) const
+{
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setFont(font());
+    // On pixels, what changes only with the size, tensor or context (background, parent box,
+    // legend, every cell idle) comes from a cached image and only the non-idle cells are drawn
+    // over it; vector devices (SVG, PDF) get every item.
+    const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster && p.worldTransform().isIdentity() &&
+                        p.device();
+    if (raster) p.drawImage(QPointF(0, 0), staticLayer(p.device()->devicePixelRatio()));
+    else paintStatic(p, false);
     const Layout l = layout();
     const QColor text = palette().color(QPalette::Text);
 
@@ -651,19 +799,18 @@ void DataflowView::paintEvent(QPaintEvent*)
     p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(bold).elidedText(title, Qt::ElideRight, l.title.width()));
     p.setFont(font());
 
-    // The parent level the fills come from.
-    p.setPen(QPen(QColor(0x70, 0x70, 0x70), 1));
-    p.setBrush(QColor(0xea, 0xea, 0xf2));
-    p.drawRoundedRect(l.parent, 4, 4);
-    p.setPen(text);
-    const QString source = tensor_ >= 0 && tensor_ < int(context_.tensors.size()) ? context_.tensors[std::size_t(tensor_)].source : QString();
-    const QString parent = source.isEmpty() ? context_.parentName : source;
-    const QString parentText = parent.isEmpty() ? tr("(no parent level)") : parent;
-    p.drawText(l.parent, Qt::AlignCenter, QFontMetricsF(font()).elidedText(parentText, Qt::ElideRight, l.parent.width() - 8));
-
-    for (int i = 0; i < instanceCount(); ++i) paintCell(p, i, cellRect(i));
+    // Cells and tiles are axis-parallel rectangles: on pixels they are drawn aliased (crisp, and
+    // plain rectangle fills; antialiased ones are span fills that Qt hands to its thread pool,
+    // which costs more than the fill on a small machine).
+    p.setRenderHint(QPainter::Antialiasing, !raster);
+    std::vector<int> labelled;
+    for (int i = 0; i < instanceCount(); ++i) {
+        if (raster && cellState(i) == CellState::Idle) continue;
+        if (paintCell(p, i, cellRect(i))) labelled.push_back(i);
+    }
+    p.setRenderHint(QPainter::Antialiasing);
+    paintCellLabels(p, labelled);
     paintArrows(p);
-    paintLegend(p, l.legend);
 }
 
 } // namespace nestor::widgets

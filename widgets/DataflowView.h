@@ -10,8 +10,10 @@
 #include "DataflowContext.h"
 #include "trace/StepTrace.h"
 
+#include <QImage>
 #include <QPointF>
 #include <QRectF>
+#include <QStaticText>
 #include <QWidget>
 
 #include <optional>
@@ -68,6 +70,10 @@ public:
     QString cellToolTip(int instance) const;
     QString toolTipAt(const QPointF& pos) const;     // "" outside the cells
 
+    // The whole picture (background included) at the widget's current size, on any paint device:
+    // what the exports (SVG, GIF, sequences) and the paint benchmark draw into.
+    void paint(QPainter& p) const;
+
     static QColor colorOf(CellState state);
     static QColor colorOf(trace::MoveKind kind);
 
@@ -87,8 +93,17 @@ private:
     Layout layout() const;
     Layout computeLayout() const;
     int instanceCount() const;
+    void paintContent(QPainter& p) const;
     std::vector<int> chainOrder(std::vector<int> cells) const;
-    void paintCell(QPainter& p, int instance, const QRectF& r) const;
+    // Paints a non-idle or idle cell and its tile; true when the cell has room for its "x,y" label.
+    bool paintCell(QPainter& p, int instance, const QRectF& r) const;
+    static void paintIdleCell(QPainter& p, const QRectF& r);
+    void paintCellLabels(QPainter& p, const std::vector<int>& instances) const;
+    QFont labelFont() const;
+    // The parent box and the legend (and, for the cached layer, every cell as idle).
+    void paintStatic(QPainter& p, bool idleCells) const;
+    const QImage& staticLayer(double devicePixelRatio) const;
+    void invalidateCaches() const;
     void paintTile(QPainter& p, const QRectF& area, const trace::TensorTile& tile, const QColor& color) const;
     void paintArrows(QPainter& p) const;
     void paintLegend(QPainter& p, const QRectF& r) const;
@@ -111,6 +126,10 @@ private:
     int tensor_ = 0;
     mutable std::optional<Layout> layoutCache_;
     mutable QSize layoutSize_;
+    // What changes only with the size, tensor, context, font or palette: background, parent box,
+    // legend and every cell drawn idle (a busy step paints several times faster over it).
+    mutable QImage staticLayer_;
+    mutable std::vector<QStaticText> cellLabels_;
 };
 
 } // namespace nestor::widgets

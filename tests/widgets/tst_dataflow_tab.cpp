@@ -1,7 +1,8 @@
 // The Dataflow tab (app/gui/teaching) on examples/eyeriss-like.yaml, mapping row-stationary:
 // it follows the Mapping tab's current mapping, defaults to the PE-level scratchpad, steps,
 // scrubs through the 64-bit slider scale, jumps to the next tile change (checked against the
-// frames themselves), shows an invalid mapping's error instead of a picture, and exports.
+// frames themselves), shows an invalid mapping's error instead of a picture, and exports (PNG,
+// PDF, SVG, PNG sequence, animated GIF).
 //
 // Hand-derived figures (from the YAML): the temporal loops are DRAM Q4 C4 P7 M4, GLB M2 C8 P8,
 // weights_spad R3 C4, psum_spad M8, so the nest has 4*4*7*4 * 2*8*8 * 3*4 * 8 = 5,505,024 steps.
@@ -23,6 +24,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QImageReader>
 #include <QLabel>
 #include <QSlider>
 #include <QSignalSpy>
@@ -250,6 +252,20 @@ private slots:
         QVERIFY(a != b);
         QCOMPARE(tab->exportPngSequence(dir.filePath(QStringLiteral("seq2")), 5, 5, &error), -1);
         QVERIFY(!error.isEmpty());
+        // SVG and animated GIF (their content: tst_svg_paint_device, tst_gif_writer); the GIF
+        // plays one step per frame at the playback speed: 4 steps/s = 25 hundredths of a second.
+        const QString svg = dir.filePath(QStringLiteral("frame.svg"));
+        QVERIFY(tab->exportFrameSvg(svg, &error));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        QVERIFY(svgFile.readAll().contains("<svg"));
+        tab->playback()->setStepsPerSecond(4);
+        const QString gif = dir.filePath(QStringLiteral("steps.gif"));
+        QCOMPARE(tab->exportGif(gif, 94, 97, &error), 3);
+        QImageReader reader(gif, "gif");
+        QCOMPARE(reader.imageCount(), 3);
+        QVERIFY(!reader.read().isNull());
+        QCOMPARE(reader.nextImageDelay(), 250);
     }
 };
 

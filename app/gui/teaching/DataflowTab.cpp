@@ -16,6 +16,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
+#include <QProgressDialog>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QToolButton>
@@ -70,7 +71,9 @@ DataflowTab::DataflowTab(MappingSession* session, QWidget* parent)
     auto* menu = new QMenu(export_);
     menu->addAction(tr("Frame as PNG…"), this, [this] { exportWithDialog(0); });
     menu->addAction(tr("Frame as PDF…"), this, [this] { exportWithDialog(1); });
+    menu->addAction(tr("Frame as SVG…"), this, [this] { exportWithDialog(3); });
     menu->addAction(tr("Steps as PNG sequence…"), this, [this] { exportWithDialog(2); });
+    menu->addAction(tr("Steps as animated GIF…"), this, [this] { exportWithDialog(4); });
     export_->setMenu(menu);
 
     auto* top = new QHBoxLayout;
@@ -399,8 +402,61 @@ int DataflowTab::exportPngSequence(const QString& directory, std::int64_t begin,
     return DataflowExport::pngSequence(view_, *trace_, begin, end, directory, error);
 }
 
+bool DataflowTab::exportFrameSvg(const QString& path, QString* error)
+{
+    if (!frame_) {
+        if (error) *error = errorText_.isEmpty() ? tr("No mapping is shown.") : errorText_;
+        return false;
+    }
+    return DataflowExport::svg(view_, path, tr("%1, step %2").arg(mappingTitle_, count(step_)), error);
+}
+
+int DataflowTab::exportGif(const QString& path, std::int64_t begin, std::int64_t end, QString* error,
+                           const std::function<bool(int, int)>& progress)
+{
+    if (!trace_) {
+        if (error) *error = errorText_.isEmpty() ? tr("No mapping is shown.") : errorText_;
+        return -1;
+    }
+    playback_->pause();
+    return DataflowExport::gif(view_, *trace_, begin, end, DataflowExport::gifDelayForSpeed(playback_->stepsPerSecond()), path,
+                               error, progress);
+}
+
+void DataflowTab::exportGifWithDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export steps as animated GIF"), QString(), tr("Animated GIF (*.gif)"));
+    if (path.isEmpty()) return;
+    bool ok = false;
+    const int frames = QInputDialog::getInt(this, tr("Export steps"),
+                                            tr("Frames from step %1 (one step each, at %2 steps/s):").arg(count(step_)).arg(playback_->stepsPerSecond()),
+                                            100, 1, DataflowExport::kMaxSequenceFrames, 1, &ok);
+    if (!ok) return;
+    QProgressDialog progress(tr("Writing the GIF…"), tr("Cancel"), 0, frames, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(500);
+    QString error;
+    const int n = exportGif(path, step_, step_ + frames, &error, [&progress](int done, int total) {
+        progress.setMaximum(total);
+        progress.setValue(done);
+        return !progress.wasCanceled();
+    });
+    emit message(n < 0 ? tr("Export failed: %1").arg(error) : tr("Wrote %1 frames to %2").arg(n).arg(path));
+}
+
 void DataflowTab::exportWithDialog(int kind)
 {
+    if (kind == 4) {
+        exportGifWithDialog();
+        return;
+    }
+    if (kind == 3) {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export frame as SVG"), QString(), tr("SVG image (*.svg)"));
+        if (path.isEmpty()) return;
+        QString error;
+        emit message(exportFrameSvg(path, &error) ? tr("Exported %1").arg(path) : tr("Export failed: %1").arg(error));
+        return;
+    }
     if (kind == 2) {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export steps as PNG sequence"));
         if (dir.isEmpty()) return;

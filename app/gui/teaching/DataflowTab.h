@@ -15,6 +15,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 class QComboBox;
@@ -59,7 +60,11 @@ public:
 
     bool exportFramePng(const QString& path);
     bool exportFramePdf(const QString& path);
+    bool exportFrameSvg(const QString& path, QString* error = nullptr);
     int exportPngSequence(const QString& directory, std::int64_t begin, std::int64_t end, QString* error);
+    // An animated GIF of steps [begin, end), one step per frame at the playback speed.
+    int exportGif(const QString& path, std::int64_t begin, std::int64_t end, QString* error,
+                  const std::function<bool(int done, int total)>& progress = {});
 
     widgets::DataflowView* view() const { return view_; }
     PlaybackControls* playback() const { return playback_; }
@@ -83,6 +88,7 @@ private:
     void updateCounts();
     void requestTotals();
     void exportWithDialog(int kind);
+    void exportGifWithDialog();
 
     MappingSession* session_;
     widgets::DataflowView* view_;

@@ -162,6 +162,11 @@ void PlaybackControls::setStepsPerSecond(int steps)
     speed_->setValue(steps);
 }
 
+int PlaybackControls::stepsPerSecond() const
+{
+    return speed_->value();
+}
+
 void PlaybackControls::setStride(int steps)
 {
     stride_->setValue(steps);

@@ -35,6 +35,7 @@ public:
     void stepBack();
     void scrubTo(int sliderPosition);           // as if the user dragged the slider there
     void setStepsPerSecond(int steps);          // 1..1000
+    int stepsPerSecond() const;
     void setStride(int steps);                  // steps advanced per frame shown
 
     QSlider* slider() const { return slider_; }
