@@ -8,6 +8,7 @@
 #include "model/ClosedStageForms.h"
 #include "model/NestLayout.h"
 #include "model/StageWalker.h"
+#include "support/TestWorkloads.h"
 
 #include <QtTest>
 
@@ -149,9 +150,7 @@ private slots:
     void eyerissLikeRubyS()
     {
         const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
-        ConvParams cp;
-        cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
-        const Workload w = makeConv2d(cp);
+        const Workload w = test::alexnetConv2();
         Tally tally;
         for (MapspaceKind kind : {MapspaceKind::RubyS, MapspaceKind::Pfm}) {
             const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
@@ -171,13 +170,7 @@ private slots:
         const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
         Tally tally;
         for (int layer = 0; layer < 2; ++layer) {
-            ConvParams cp;
-            if (layer == 0) {
-                cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
-            } else {
-                cp.M = 256; cp.C = 128; cp.P = 56; cp.Q = 56; cp.R = 3; cp.S = 3;
-            }
-            const Workload w = makeConv2d(cp);
+            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
             for (MapspaceKind kind : {MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
                 const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
                 std::mt19937_64 rng(23 + layer);

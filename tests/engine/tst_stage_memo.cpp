@@ -10,6 +10,7 @@
 #include "model/StageMemo.h"
 #include "support/RandomNests.h"
 #include "support/TestArchitectures.h"
+#include "support/TestWorkloads.h"
 
 #include <QtTest/QtTest>
 
@@ -117,13 +118,7 @@ private slots:
     {
         const Project project = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
         for (int layer = 0; layer < 2; ++layer) {
-            ConvParams cp;
-            if (layer == 0) {
-                cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
-            } else {
-                cp.M = 256; cp.C = 128; cp.P = 56; cp.Q = 56; cp.R = 3; cp.S = 3;
-            }
-            const Workload w = makeConv2d(cp);
+            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
             for (MapspaceKind kind : {MapspaceKind::Pfm, MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
                 const Mapspace s(w, project.architecture, kind, project.constraintsFor(w));
                 model::StageMemo memo;
@@ -189,9 +184,7 @@ private slots:
     void workBudgetStopsTheSameEvaluations()
     {
         const Project project = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
-        ConvParams cp;
-        cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
-        const Workload w = makeConv2d(cp);
+        const Workload w = test::alexnetConv2();
         const Mapspace s(w, project.architecture, MapspaceKind::Ruby, project.constraintsFor(w));
         ModelOptions tight;
         tight.exactWorkBudget = 300;

@@ -16,4 +16,20 @@ inline Workload conv1d(std::int64_t P, std::int64_t R, std::int64_t stride = 1, 
     return w;
 }
 
+// The search benchmark's layers (bench/bench_search, docs/search.md): AlexNet conv2 (one group)
+// and VGG-16 conv3_1, batch 1.
+inline Workload alexnetConv2()
+{
+    ConvParams cp;
+    cp.M = 96; cp.C = 48; cp.P = 27; cp.Q = 27; cp.R = 5; cp.S = 5;
+    return makeConv2d(cp);
+}
+
+inline Workload vggConv3_1()
+{
+    ConvParams cp;
+    cp.M = 256; cp.C = 128; cp.P = 56; cp.Q = 56; cp.R = 3; cp.S = 3;
+    return makeConv2d(cp);
+}
+
 } // namespace nestor::test
