@@ -227,18 +227,12 @@ int runOptimizeCommand(const std::vector<std::string>& argv, bool codesign, std:
     }
     std::vector<const ProjectWorkload*> layers;
     if (!a.network.empty()) {
-        const ProjectNetwork* net = nullptr;
-        for (const auto& n : p.networks)
-            if (n.name == a.network) net = &n;
+        const ProjectNetwork* net = p.findNetwork(a.network);
         if (!net) {
             err << a.project << ": no network '" << a.network << "'\n";
             return kExitInput;
         }
-        for (const auto& [name, repeat] : net->layers) {
-            (void)repeat;
-            const ProjectWorkload* pw = p.findWorkload(name);
-            if (pw && std::find(layers.begin(), layers.end(), pw) == layers.end()) layers.push_back(pw);
-        }
+        layers = p.distinctLayers(*net);
     } else {
         const std::string name = !a.layer.empty() ? a.layer : p.jobWorkload;
         const ProjectWorkload* pw = name.empty() ? (p.workloads.empty() ? nullptr : &p.workloads.front()) : p.findWorkload(name);

@@ -11,6 +11,23 @@ const ProjectWorkload* Project::findWorkload(const std::string& n) const
     return nullptr;
 }
 
+const ProjectNetwork* Project::findNetwork(const std::string& n) const
+{
+    for (const auto& net : networks)
+        if (net.name == n) return &net;
+    return nullptr;
+}
+
+std::vector<const ProjectWorkload*> Project::distinctLayers(const ProjectNetwork& n) const
+{
+    std::vector<const ProjectWorkload*> out;
+    for (const auto& [name, repeat] : n.layers) {
+        const ProjectWorkload* pw = findWorkload(name);
+        if (pw && std::find(out.begin(), out.end(), pw) == out.end()) out.push_back(pw);
+    }
+    return out;
+}
+
 const ProjectMapping* Project::findMapping(const std::string& n) const
 {
     for (const auto& m : mappings)

@@ -73,6 +73,10 @@ struct Project {
     MapspaceConstraints constraintsFor(const Workload& w) const;
 
     const ProjectWorkload* findWorkload(const std::string& name) const;
+    const ProjectNetwork* findNetwork(const std::string& name) const;
+    // The workloads of network `n` in network order, each once (repeats and names that are
+    // not workloads of the project left out): what a per-layer solver or search works on.
+    std::vector<const ProjectWorkload*> distinctLayers(const ProjectNetwork& n) const;
     const ProjectMapping* findMapping(const std::string& name) const;
     // The mapping named by `name`, or the job default, or the first mapping. nullptr if none.
     const ProjectMapping* selectMapping(const std::string& name = {}) const;

@@ -164,6 +164,28 @@ private slots:
         QCOMPARE(r.evaluated, r.layers[0].result.evaluated + r.layers[2].result.evaluated);
     }
 
+    // Per-layer solvers work on each workload of a network once, in network order.
+    void distinctLayersOfANetwork()
+    {
+        Project p;
+        for (const char* name : {"a", "b", "c"}) {
+            ProjectWorkload pw;
+            pw.workload = conv(name, 4, 4, 4, 1);
+            p.workloads.push_back(pw);
+        }
+        ProjectNetwork n;
+        n.name = "net";
+        n.layers = {{"b", 2}, {"a", 1}, {"b", 1}, {"missing", 1}, {"a", 3}};
+        p.networks.push_back(n);
+        QVERIFY(p.findNetwork("other") == nullptr);
+        const ProjectNetwork* net = p.findNetwork("net");
+        QVERIFY(net);
+        const auto layers = p.distinctLayers(*net);
+        QCOMPARE(layers.size(), std::size_t(2));
+        QCOMPARE(layers[0]->workload.name, std::string("b"));
+        QCOMPARE(layers[1]->workload.name, std::string("a"));
+    }
+
     void networkSearchCancel()
     {
         std::atomic<bool> cancel{true};

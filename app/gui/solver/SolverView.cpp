@@ -251,16 +251,8 @@ bool SolverView::run()
     };
     std::vector<Workload> layers;
     if (s.target.startsWith(kNetworkPrefix)) {
-        const std::string name = s.target.mid(kNetworkPrefix.size()).toStdString();
-        for (const ProjectNetwork& n : p.networks)
-            if (n.name == name)
-                for (const auto& [layer, repeat] : n.layers) {
-                    (void)repeat;
-                    const ProjectWorkload* pw = p.findWorkload(layer);
-                    bool seen = false;
-                    for (const Workload& w : layers) seen = seen || w.name == layer;
-                    if (pw && !seen) layers.push_back(pw->workload);
-                }
+        if (const ProjectNetwork* n = p.findNetwork(s.target.mid(kNetworkPrefix.size()).toStdString()))
+            for (const ProjectWorkload* pw : p.distinctLayers(*n)) layers.push_back(pw->workload);
     } else if (const ProjectWorkload* pw = p.findWorkload(s.target.toStdString())) {
         layers.push_back(pw->workload);
     }
