@@ -1,6 +1,7 @@
 #include "OptimizeCommand.h"
 
 #include "ExitCodes.h"
+#include "io/TextFormat.h"
 #include "SearchCommand.h"
 #include "arch/EnergyModels.h"
 #include "io/AtomicFile.h"
@@ -111,12 +112,7 @@ Args parse(const std::vector<std::string>& a, bool codesign)
     return r;
 }
 
-std::string fixed(double v, int digits)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
+using text::padded;
 
 std::string tilesText(const Workload& w, const SolvedCandidate& c)
 {
@@ -149,8 +145,8 @@ void printTable(std::ostream& out, const std::string& title, const std::vector<s
         const double solver = b.solverEnergy_pJ / macs, model = b.eval.pJ_per_mac;
         std::snprintf(line, sizeof line, "%-8s %-32s %-58s %-5lld %-7lld %-4lld %-12s %-13s %-12s %-6s %lld\n", r.layer.c_str(),
                       b.perm.text(*w).c_str(), tilesText(*w, b).c_str(), static_cast<long long>(b.registers),
-                      static_cast<long long>(b.sramWords), static_cast<long long>(b.pes), fixed(b.area_um2, 0).c_str(),
-                      fixed(solver, 3).c_str(), fixed(model, 3).c_str(), fixed(100.0 * (solver - model) / model, 1).c_str(),
+                      static_cast<long long>(b.sramWords), static_cast<long long>(b.pes), padded(b.area_um2, 0).c_str(),
+                      padded(solver, 3).c_str(), padded(model, 3).c_str(), padded(100.0 * (solver - model) / model, 1).c_str(),
                       static_cast<long long>(b.eval.cycles));
         out << line;
     }
@@ -278,7 +274,7 @@ int runOptimizeCommand(const std::vector<std::string>& argv, bool codesign, std:
     const std::vector<std::pair<const Workload*, LayerOptimization>> results = withLayers(codesign ? solved.layerwise : solved.fixed);
     const std::vector<std::pair<const Workload*, LayerOptimization>> single = withLayers(solved.single);
     const std::string& singleFrom = solved.singleFrom;
-    const std::string what = codesign ? "layer-wise co-design, area budget " + fixed(a.area, 0) + " um^2" : "dataflow optimization on " + arch.name;
+    const std::string what = codesign ? "layer-wise co-design, area budget " + padded(a.area, 0) + " um^2" : "dataflow optimization on " + arch.name;
     printTable(out, what + " (objective " + a.objective + ")", results);
     if (!solved.singleError.empty()) err << "nestor-cli: " << solved.singleError << "; no single architecture\n";
     if (!single.empty()) {

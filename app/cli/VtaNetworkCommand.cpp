@@ -1,6 +1,7 @@
 #include "VtaNetworkCommand.h"
 
 #include "ExitCodes.h"
+#include "io/TextFormat.h"
 #include "SearchCommand.h"
 #include "io/AtomicFile.h"
 #include "io/JsonWriter.h"
@@ -85,12 +86,7 @@ Options parse(const std::vector<std::string>& args)
     return o;
 }
 
-std::string fixed(double v, int digits)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
+using text::padded;
 
 const char* kCsvHeader =
     "layer,kind,tiling,first_cycle,cycles,ops,inp_bytes,wgt_bytes,acc_bytes,uop_bytes,out_bytes,"
@@ -105,9 +101,9 @@ std::string csvOf(const NetworkRun& run)
              std::to_string(l.cycles) + "," + std::to_string(l.ops) + "," + std::to_string(c.inpLoadNbytes) + "," +
              std::to_string(c.wgtLoadNbytes) + "," + std::to_string(c.accLoadNbytes) + "," +
              std::to_string(c.uopLoadNbytes) + "," + std::to_string(c.outStoreNbytes) + "," +
-             fixed(l.utilization[0], 4) + "," + fixed(l.utilization[1], 4) + "," + fixed(l.utilization[2], 4) + "," +
-             fixed(l.roofline.opsPerByte, 4) + "," + fixed(l.roofline.opsPerCycle, 4) + "," +
-             fixed(l.roofline.computeRoof, 2) + "," + fixed(l.roofline.bytesPerCycle, 2) + "\n";
+             padded(l.utilization[0], 4) + "," + padded(l.utilization[1], 4) + "," + padded(l.utilization[2], 4) + "," +
+             padded(l.roofline.opsPerByte, 4) + "," + padded(l.roofline.opsPerCycle, 4) + "," +
+             padded(l.roofline.computeRoof, 2) + "," + padded(l.roofline.bytesPerCycle, 2) + "\n";
     }
     return s;
 }
@@ -194,7 +190,7 @@ int networkOrLayer(const Options& o, std::ostream& out, std::ostream& err)
     const VtaConfig config;
     const std::atomic<bool>* cancel = installInterruptHandler();
     FlagJobContext job(cancel, [&](const JobProgress& p) {
-        if (!o.quiet) err << "\r" << fixed(100 * (p.known() ? p.fraction : 0), 0) << "% " << p.message << "\033[K" << std::flush;
+        if (!o.quiet) err << "\r" << padded(100 * (p.known() ? p.fraction : 0), 0) << "% " << p.message << "\033[K" << std::flush;
     });
     RunNetworkOptions options;
     options.keepTraces = !o.traceCsv.empty();
@@ -205,7 +201,7 @@ int networkOrLayer(const Options& o, std::ostream& out, std::ostream& err)
     if (!o.quiet) err << "\n";
     out << tableOf(run);
     out << "total: " << run.totalCycles << " cycles, " << run.totalOps << " ops, GEMM II " << o.timing.gemmII << ", bus "
-        << o.timing.busBytes * 8 << " bit, " << config.summary() << "; simulated in " << fixed(seconds, 2) << " s"
+        << o.timing.busBytes * 8 << " bit, " << config.summary() << "; simulated in " << padded(seconds, 2) << " s"
         << (run.cancelled ? " (interrupted)" : "") << "\n";
     int status = kExitOk;
     if (o.check) {
@@ -232,7 +228,7 @@ int sweep(const Options& o, std::ostream& out, std::ostream& err)
 {
     const std::atomic<bool>* cancel = installInterruptHandler();
     FlagJobContext job(cancel, [&](const JobProgress& p) {
-        if (!o.quiet) err << "\r" << fixed(100 * (p.known() ? p.fraction : 0), 0) << "% " << p.message << "\033[K" << std::flush;
+        if (!o.quiet) err << "\r" << padded(100 * (p.known() ? p.fraction : 0), 0) << "% " << p.message << "\033[K" << std::flush;
     });
     const std::vector<SweepPoint> points = runSweep(resnet18Layers(o.image), SweepSpace{}, o.timing, &job);
     if (!o.quiet) err << "\n";
@@ -244,7 +240,7 @@ int sweep(const Options& o, std::ostream& out, std::ostream& err)
                std::to_string(p.config.blockOut()) + "," + std::to_string(p.config.logInpBuffSize) + "," +
                std::to_string(p.config.logWgtBuffSize) + "," + std::to_string(p.config.logAccBuffSize) + "," +
                std::to_string(p.timing.busBytes * 8) + "," + std::to_string(p.timing.gemmII) + "," +
-               fixed(p.areaMm2, 4) + "," + std::to_string(p.cycles) + "," + std::to_string(p.dramBytes) + "," +
+               padded(p.areaMm2, 4) + "," + std::to_string(p.cycles) + "," + std::to_string(p.dramBytes) + "," +
                (p.pareto ? "1" : "0") + ",\"" + (p.error ? *p.error : "") + "\"\n";
         if (!p.pareto) continue;
         std::snprintf(line, sizeof line, "  %-32s %8.3f mm2 %12llu cycles\n", p.label().c_str(), p.areaMm2,

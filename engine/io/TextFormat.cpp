@@ -17,6 +17,14 @@ std::string shortest(double v)
     return std::string(buf.data(), r.ptr);
 }
 
+std::string padded(double v, int decimals)
+{
+    if (!std::isfinite(v)) return shortest(v);
+    char buf[400];  // the largest double has 309 digits before the point
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
 std::string fixed(double v, int decimals)
 {
     if (!std::isfinite(v)) return shortest(v);

@@ -10,6 +10,8 @@ namespace nestor::text {
 std::string shortest(double v);
 // Fixed-point with at most `decimals` digits after the point, trailing zeros removed.
 std::string fixed(double v, int decimals);
+// Fixed-point with exactly `decimals` digits after the point (aligned table columns).
+std::string padded(double v, int decimals);
 // Thousands-grouped integer for human-readable tables: 12,345,678.
 std::string grouped(std::int64_t v);
 

@@ -5,12 +5,15 @@
 #include "io/LoopNestText.h"
 #include "io/ReferenceCase.h"
 #include "io/ResultsExport.h"
+#include "io/TextFormat.h"
 #include "io/TimeloopMappingExport.h"
 #include "io/YamlUtil.h"
 #include "mapping/Mapping.h"
 #include "workload/Workload.h"
 
 #include <QtTest/QtTest>
+
+#include <limits>
 
 #include <QFile>
 #include <QJsonArray>
@@ -162,6 +165,18 @@ std::vector<std::int64_t> indexSequence(const std::vector<std::pair<std::int64_t
 class TestIoExport : public QObject {
     Q_OBJECT
 private slots:
+    // Table numbers: padded keeps every decimal (columns align), fixed drops trailing zeros.
+    void numberTexts()
+    {
+        QCOMPARE(text::padded(1.5, 3), std::string("1.500"));
+        QCOMPARE(text::padded(2363756.0, 0), std::string("2363756"));
+        QCOMPARE(text::padded(-0.04, 1), std::string("-0.0"));
+        QCOMPARE(text::padded(1e300, 0).size(), std::size_t(301));  // every digit, not cut at a buffer
+        QCOMPARE(text::fixed(2.5, 3), std::string("2.5"));
+        QCOMPARE(text::fixed(-0.04, 1), std::string("0"));
+        QCOMPARE(text::padded(std::numeric_limits<double>::infinity(), 2), text::shortest(std::numeric_limits<double>::infinity()));
+    }
+
     void loopNestText();
     void loopNestImperfectAndY();
     void timeloopMapping();
