@@ -1,5 +1,6 @@
 #include "EvaluationSummaryView.h"
 
+#include "ColumnFitter.h"
 #include "NumberFormat.h"
 #include "models/AccessCountModel.h"
 
@@ -37,7 +38,7 @@ constexpr MetricInfo kMetrics[] = {
     {EvaluationSummaryView::Metric::Edp, QT_TRANSLATE_NOOP("EvaluationSummaryView", "EDP"),
      QT_TRANSLATE_NOOP("EvaluationSummaryView", "Energy x delay")},
 };
-constexpr int kMetricsPerRow = 4;
+constexpr int kMetricsPerRow = 3;  // narrow enough to leave the access table its room at 1366 x 768
 
 // The limit the roofline puts the mapping on (analysis/Roofline.h), so summary and chart agree.
 QString boundText(const Roofline& r)
@@ -86,10 +87,13 @@ EvaluationSummaryView::EvaluationSummaryView(QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->verticalHeader()->setVisible(false);
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    connect(accessModel_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeColumnsToContents);
+    columns_ = new ColumnFitter(table_, table_->horizontalHeader());
+    // Long level names ("inter_PE_column_spatial") may lose their end; the tooltip names the level.
+    table_->setTextElideMode(Qt::ElideRight);
+    columns_->setElidableColumn(AccessCountModel::NameColumn, table_->fontMetrics().averageCharWidth() * 14);
 
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);  // the table's columns need the room at 1366 x 768
     layout->addWidget(status_);
     layout->addLayout(grid);
     layout->addWidget(table_, 1);

@@ -14,6 +14,7 @@ class QTableView;
 namespace nestor::widgets {
 
 class AccessCountModel;
+class ColumnFitter;
 
 class EvaluationSummaryView : public QWidget {
     Q_OBJECT
@@ -37,6 +38,8 @@ public:
     QString statusText() const;
     AccessCountModel* accessCountModel() const { return accessModel_; }
     QTableView* accessCountTable() const { return table_; }
+    // Keeps every column of the access table inside its viewport (compact counts when narrow).
+    ColumnFitter* accessColumns() const { return columns_; }
 
 private:
     void setStatus(const QString& text, bool alarming);
@@ -47,6 +50,7 @@ private:
     std::map<Metric, QLabel*> values_;
     AccessCountModel* accessModel_;
     QTableView* table_;
+    ColumnFitter* columns_ = nullptr;
 };
 
 } // namespace nestor::widgets

@@ -1,5 +1,6 @@
 #include "LoopNestView.h"
 
+#include "ColumnFitter.h"
 #include "models/LoopNestModel.h"
 
 #include <QAction>
@@ -18,8 +19,8 @@ LoopNestView::LoopNestView(QWidget* parent) : QTreeView(parent), model_(new Loop
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setTextElideMode(Qt::ElideRight);
     setIndentation(14);
-    header()->setStretchLastSection(true);
     connect(model_, &QAbstractItemModel::modelReset, this, &LoopNestView::refreshLayout);
+    columns_ = new ColumnFitter(this, header());  // after refreshLayout: it measures the expanded rows
     connect(model_, &LoopNestModel::factorEditRequested, this, &LoopNestView::factorEditRequested);
     connect(model_, &LoopNestModel::loopPlaceRequested, this,
             [this](int level, LoopKind kind, int index, int toLevel, LoopKind toKind, int toIndex) {
@@ -157,7 +158,6 @@ void LoopNestView::refreshLayout()
         setFirstColumnSpanned(r, {}, true);
         for (int c = 0; c < model_->rowCount(top); ++c) setFirstColumnSpanned(c, top, true);
     }
-    for (int c = 0; c < LoopNestModel::ColumnCount - 1; ++c) resizeColumnToContents(c);
     if (pendingSelection_) {
         const QModelIndex sel = model_->loopIndex(pendingSelection_->level, pendingSelection_->kind, pendingSelection_->index);
         if (sel.isValid()) setCurrentIndex(sel);

@@ -16,6 +16,7 @@
 
 namespace nestor::widgets {
 
+class ColumnFitter;
 class LoopNestModel;
 
 class LoopNestView : public QTreeView {
@@ -29,6 +30,8 @@ public:
     void setEditable(bool editable);
 
     LoopNestModel* loopNestModel() const { return model_; }
+    // Keeps every column inside the viewport (compact counts when the view is narrow).
+    ColumnFitter* columnFitter() const { return columns_; }
     // Moves the selected loop; false when no loop is selected.
     bool moveCurrentLoop(int delta);
 
@@ -53,6 +56,7 @@ private:
     void rememberCurrentLoop();
 
     LoopNestModel* model_;
+    ColumnFitter* columns_ = nullptr;
     struct Selection {
         int level = -1;
         LoopKind kind = LoopKind::Temporal;

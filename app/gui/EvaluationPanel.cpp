@@ -1,6 +1,7 @@
 #include "EvaluationPanel.h"
 
 #include "CapacityChart.h"
+#include "ColumnFitter.h"
 #include "EnergyBreakdownChart.h"
 #include "RooflineChart.h"
 #include "EvaluationSummaryView.h"
@@ -8,15 +9,13 @@
 
 #include <QDataStream>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QVBoxLayout>
 #include <QIODevice>
 #include <QResizeEvent>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTableView>
 
 namespace nestor::app {
 
@@ -82,6 +81,7 @@ void EvaluationPanel::showPending(const QString& title, const Workload& w, const
     architecture_ = a;
     loopNest_->setMapping(w, a, m);
     summary_->showPending(title);
+    balanceSplitter();
     chart_->clear();
     roofline_->clear();
     capacity_->clear();
@@ -113,21 +113,32 @@ void EvaluationPanel::showEvaluation(const Evaluation& e)
     chart_->setNote({});
     summary_->showEvaluation(title_, e, roofline);
     showFigures(e, roofline);
-    fitAccessTable();
+    balanceSplitter();
 }
 
-void EvaluationPanel::fitAccessTable()
+void EvaluationPanel::balanceSplitter()
 {
-    // Until the user moves the splitter, the right side grows (up to 60 % of the panel) so that
-    // every column of the access table, Energy included, is visible without scrolling.
-    if (userPlacedSplitter_ || width() < 100) return;
-    QTableView* table = summary_->accessCountTable();
-    const int needed = table->horizontalHeader()->length() + 2 * table->frameWidth() +
-                       table->verticalScrollBar()->sizeHint().width() + 24;  // the view's layout margins
-    const int right = outer_->sizes().value(1);
-    if (needed <= right) return;
-    const int target = std::min(needed, width() * 3 / 5);
-    outer_->setSizes({width() - target, target});
+    if (userPlacedSplitter_ || !splittersPlaced_ || width() < 100) return;
+    const int total = width() - outer_->handleWidth();
+    // The summary's own minimum (its headline figures) is a floor for the right side.
+    const QMargins m = summary_->layout()->contentsMargins();
+    const int rightFloor = summary_->minimumSizeHint().width();
+    const int leftMin = loopNest_->columnFitter()->minimumViewWidth();
+    const int leftPref = loopNest_->columnFitter()->preferredViewWidth();
+    const int rightMin = std::max(rightFloor, summary_->accessColumns()->minimumViewWidth() + m.left() + m.right());
+    const int rightPref = std::max(rightFloor, summary_->accessColumns()->preferredViewWidth() + m.left() + m.right());
+    int left = 0;
+    if (leftPref + rightPref <= total) {
+        left = leftPref + (total - leftPref - rightPref) / 2;  // both exact; the rest shared evenly
+    } else if (leftMin + rightMin <= total) {
+        // Both fit compacted: the room beyond the minima goes where exact figures lack it.
+        const int room = total - leftMin - rightMin;
+        const int lacking = (leftPref - leftMin) + (rightPref - rightMin);
+        left = leftMin + (lacking > 0 ? int(std::int64_t(room) * (leftPref - leftMin) / lacking) : room / 2);
+    } else {
+        left = int(std::int64_t(total) * leftMin / (leftMin + rightMin));  // neither fits: shared in proportion
+    }
+    outer_->setSizes({left, total - left});
 }
 
 void EvaluationPanel::showFigures(const Evaluation& e, const Roofline& roofline)
@@ -199,11 +210,12 @@ void EvaluationPanel::markSplitterPlacedByUser()
 void EvaluationPanel::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    if (splittersPlaced_ || width() < 100 || height() < 100) return;
-    splittersPlaced_ = true;
-    // Loop nest above the chart on the left (3 : 2), the summary and its table on the right.
-    outer_->setSizes({width() / 2, width() - width() / 2});
-    left_->setSizes({height() * 3 / 5, height() - height() * 3 / 5});
+    if (!splittersPlaced_ && width() >= 100 && height() >= 100) {
+        splittersPlaced_ = true;
+        // Loop nest above the chart on the left (3 : 2), the summary and its table on the right.
+        left_->setSizes({height() * 3 / 5, height() - height() * 3 / 5});
+    }
+    balanceSplitter();
 }
 
 } // namespace nestor::app

@@ -74,12 +74,14 @@ private:
     QTabWidget* charts_;
     Architecture architecture_;
     void showFigures(const Evaluation& e, const Roofline& roofline);
-    void fitAccessTable();
+    // Until the user moves the splitter: shares the width between the loop nest and the
+    // access table so that every column of both fits, exactly where there is room.
+    void balanceSplitter();
     void markSplitterPlacedByUser();
     QSplitter* outer_;
     QSplitter* left_;
     bool splittersPlaced_ = false;  // initial proportions applied, or a saved state restored
-    bool userPlacedSplitter_ = false;  // moved by the user or restored: fitAccessTable leaves it
+    bool userPlacedSplitter_ = false;  // moved by the user or restored: balanceSplitter leaves it
 };
 
 } // namespace nestor::app

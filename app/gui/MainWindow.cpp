@@ -157,6 +157,19 @@ MainWindow::~MainWindow()
     if (autosave_) autosave_->flush();  // the latest edits, before the lock goes
 }
 
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (docksSized_) return;
+    docksSized_ = true;
+    // The project and properties docks: on a small screen narrow, to give the Mapping tab's tables
+    // room. Queued: the dock layout takes its first geometry after the show event on some
+    // platforms (offscreen).
+    QMetaObject::invokeMethod(this, [this] {
+        resizeDocks({projectDock_}, {width() < 1600 ? std::clamp(width() / 8, 180, 260) : 300}, Qt::Horizontal);
+    }, Qt::QueuedConnection);
+}
+
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -600,7 +613,7 @@ void MainWindow::usePersistentSettings()
     persistent_ = true;
     const QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray());
+    docksSized_ = restoreState(settings.value(kStateKey).toByteArray());
     panel_->restoreState(settings.value(kPanelKey).toByteArray());
     tabs_->setCurrentIndex(settings.value(kTabKey, 0).toInt());
 }

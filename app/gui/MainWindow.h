@@ -108,6 +108,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createMenus();
@@ -133,6 +134,7 @@ private:
     AutosaveController* autosave_ = nullptr;
     QString lastError_;
     bool persistent_ = false;
+    bool docksSized_ = false;  // narrowed for a small window on first show, or restored
 
     QTabWidget* tabs_;
     EvaluationPanel* panel_;

@@ -3,9 +3,11 @@
 #include "NumberFormat.h"
 #include "analysis/DataflowNotation.h"
 
+#include <algorithm>
 #include <exception>
 
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
@@ -40,7 +42,8 @@ PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), 
     table_->setHorizontalHeaderLabels({tr("Property"), tr("Value")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
-    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
+    table_->viewport()->installEventFilter(this);  // refit the columns when the dock is resized
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(true);
     auto* content = new QWidget;
@@ -49,6 +52,7 @@ PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), 
     QFont bold = title_->font();
     bold.setBold(true);
     title_->setFont(bold);
+    title_->setWordWrap(true);  // its hint must not hold the dock wide on a small screen
     layout->addWidget(title_);
     layout->addWidget(table_, 1);
     setWidget(content);
@@ -67,7 +71,9 @@ void PropertiesDock::add(const QString& property, const QString& value)
 {
     const int row = table_->rowCount();
     table_->insertRow(row);
-    table_->setItem(row, 0, new QTableWidgetItem(property));
+    auto* name = new QTableWidgetItem(property);
+    name->setToolTip(property);
+    table_->setItem(row, 0, name);
     auto* item = new QTableWidgetItem(value);
     item->setToolTip(value);
     table_->setItem(row, 1, item);
@@ -169,8 +175,22 @@ bool PropertiesDock::showObject(const Project& project, const QString& kind, con
     }
     kind_ = kind;
     name_ = name;
-    table_->resizeRowsToContents();
+    fitPropertyColumn();
     return true;
+}
+
+void PropertiesDock::fitPropertyColumn()
+{
+    table_->resizeColumnToContents(0);
+    const int cap = std::max(60, table_->viewport()->width() * 45 / 100);
+    if (table_->columnWidth(0) > cap) table_->setColumnWidth(0, cap);
+    table_->resizeRowsToContents();
+}
+
+bool PropertiesDock::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == table_->viewport() && event->type() == QEvent::Resize && table_->rowCount() > 0) fitPropertyColumn();
+    return QDockWidget::eventFilter(watched, event);
 }
 
 } // namespace nestor::app

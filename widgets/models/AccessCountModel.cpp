@@ -1,5 +1,6 @@
 #include "models/AccessCountModel.h"
 
+#include "ItemRoles.h"
 #include "NumberFormat.h"
 
 #include <QFont>
@@ -116,6 +117,24 @@ QVariant AccessCountModel::display(const Row& row, int column) const
     }
 }
 
+QVariant AccessCountModel::compact(const Row& row, int column) const
+{
+    const QVariant value = raw(row, column);
+    if (column == NameColumn || column == EnergyColumn || display(row, column).toString() == kNone) return {};
+    return NumberFormat::compactCount(value.toLongLong());
+}
+
+QVariant AccessCountModel::toolTip(const Row& row, int column) const
+{
+    // The exact figure first: a narrow column shows it compacted ("11.14 M").
+    QString tip = row.toolTip;
+    if (column != NameColumn && display(row, column).toString() != kNone)
+        tip.prepend(QStringLiteral("%1: %2%3")
+                        .arg(headerData(column, Qt::Horizontal).toString(), display(row, column).toString(),
+                             tip.isEmpty() ? QString() : QStringLiteral("\n")));
+    return tip.isEmpty() ? QVariant() : QVariant(tip);
+}
+
 QVariant AccessCountModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= int(rows_.size())) return {};
@@ -125,7 +144,8 @@ QVariant AccessCountModel::data(const QModelIndex& index, int role) const
     case RawValueRole: return raw(row, index.column());
     case RowKindRole: return int(row.kind);
     case LevelRole: return row.level;
-    case Qt::ToolTipRole: return row.toolTip.isEmpty() ? QVariant() : QVariant(row.toolTip);
+    case CompactTextRole: return compact(row, index.column());
+    case Qt::ToolTipRole: return toolTip(row, index.column());
     case Qt::TextAlignmentRole:
         return index.column() == NameColumn ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::FontRole:
@@ -144,6 +164,7 @@ QVariant AccessCountModel::headerData(int section, Qt::Orientation o, int role) 
     if (o != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole) {
         switch (section) {
+        case NameColumn: return tr("Each storage level with its totals, then the tensors it keeps");
         case InstancesColumn: return tr("Instances that hold data of the tensor");
         case ReadsColumn: return tr("Words read, total over all instances");
         case FillsColumn: return tr("Words written from the parent level, total over all instances");

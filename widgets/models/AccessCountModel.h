@@ -1,7 +1,9 @@
 #pragma once
 // Per level x tensor access counts of an Evaluation as a flat table. Every storage level
 // (outermost first) gets a bold level row with its totals (energy including leakage),
-// followed by one indented row per tensor it keeps; a last row holds the compute.
+// followed by one indented row per tensor it keeps; a last row holds the compute. Counts
+// have a compact form (CompactTextRole, ItemRoles.h); every cell's tooltip starts with its
+// exact figure.
 #include "model/Evaluation.h"
 
 #include <QAbstractTableModel>
@@ -44,6 +46,8 @@ private:
     };
     QVariant display(const Row& row, int column) const;
     QVariant raw(const Row& row, int column) const;
+    QVariant compact(const Row& row, int column) const;  // CompactTextRole of a count
+    QVariant toolTip(const Row& row, int column) const;
 
     std::vector<Row> rows_;
 };

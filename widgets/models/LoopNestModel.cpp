@@ -1,5 +1,6 @@
 #include "models/LoopNestModel.h"
 
+#include "ItemRoles.h"
 #include "NumberFormat.h"
 #include "common/FieldPath.h"
 
@@ -154,6 +155,7 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
     const std::vector<TensorLevelStats>* stats = haveStats ? &evaluation_->levels[std::size_t(level)].tensors : nullptr;
     const QStringList labels = tensorLabels(w);
     QStringList tiles;      // "W 3, I 18"
+    QStringList compactTiles;  // "W 295 k, I 431 k"
     QStringList tileLines;  // "Weights: 3 words" for the tooltip
     QStringList bypassed;
     for (int t = 0; t < w.numTensors(); ++t) {
@@ -165,12 +167,14 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
         if (stats && std::size_t(t) < stats->size()) {
             const QString words = NumberFormat::count((*stats)[std::size_t(t)].utilized_capacity);
             tiles << QStringLiteral("%1 %2").arg(labels[t], words);
+            compactTiles << QStringLiteral("%1 %2").arg(labels[t], NumberFormat::compactCount((*stats)[std::size_t(t)].utilized_capacity, 3));
             tileLines << tr("%1: %2 words").arg(name, words);
         } else {
             tiles << labels[t];
         }
     }
     row.text[TilesColumn] = tiles.isEmpty() ? tr("(bypasses all)") : tiles.join(QStringLiteral(", "));
+    if (!compactTiles.isEmpty()) row.compact[TilesColumn] = compactTiles.join(QStringLiteral(", "));
 
     const std::optional<std::int64_t> size = arch.effectiveSizeWords();
     if (arch.isSpatialOnly()) {
@@ -179,10 +183,14 @@ LoopNestModel::Row LoopNestModel::levelRow(int level, int& depth) const
         const std::int64_t used = evaluation_->levels[std::size_t(level)].capacity_used_words;
         if (!size) {
             row.text[CapacityColumn] = tr("%1 / unbounded").arg(NumberFormat::count(used));
+            row.compact[CapacityColumn] = tr("%1 / unbounded").arg(NumberFormat::compactCount(used));
         } else {
             const double share = *size > 0 ? double(used) / double(*size) : 0.0;
             row.text[CapacityColumn] = tr("%1 / %2 (%3)")
                                            .arg(NumberFormat::count(used), NumberFormat::count(*size), NumberFormat::percent(share));
+            row.compact[CapacityColumn] = tr("%1 / %2 (%3)")
+                                              .arg(NumberFormat::compactCount(used), NumberFormat::compactCount(*size),
+                                                   NumberFormat::percent(share));
             row.alarming = used > *size;
         }
     } else {
@@ -246,6 +254,10 @@ LoopNestModel::Row LoopNestModel::computeRow() const
     if (evaluation_ && evaluation_->valid)
         row.text[CapacityColumn] = tr("%1 / %2 used")
                                        .arg(NumberFormat::count(evaluation_->utilized_macs), NumberFormat::count(c.instances));
+    if (evaluation_ && evaluation_->valid)
+        row.compact[CapacityColumn] = tr("%1 / %2 used")
+                                          .arg(NumberFormat::compactCount(evaluation_->utilized_macs),
+                                               NumberFormat::compactCount(c.instances));
     row.toolTip = tr("Compute: %1 instance(s), %2 pJ per MAC").arg(c.instances).arg(c.mac_energy_pJ);
     return row;
 }
@@ -289,8 +301,19 @@ QVariant LoopNestModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return row->text[index.column()];
-    case Qt::ToolTipRole:
-        return row->toolTip.isEmpty() ? QVariant() : QVariant(row->toolTip);
+    case Qt::ToolTipRole: {
+        // A cell with a compact form may show it: its exact text leads the tooltip.
+        const QString& exact = row->text[index.column()];
+        QString tip = row->toolTip;
+        if (!row->compact[index.column()].isEmpty())
+            tip = QStringLiteral("%1: %2%3").arg(headerData(index.column(), Qt::Horizontal).toString(), exact,
+                                                 tip.isEmpty() ? QString() : QLatin1Char('\n') + tip);
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
+    case CompactTextRole:
+        return row->compact[index.column()].isEmpty() || row->compact[index.column()] == row->text[index.column()]
+                   ? QVariant()
+                   : QVariant(row->compact[index.column()]);
     case Qt::FontRole:
         if (row->kind == RowKind::Loop && index.column() == NestColumn)
             return QFontDatabase::systemFont(QFontDatabase::FixedFont);

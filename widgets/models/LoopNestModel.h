@@ -8,7 +8,8 @@
 //       for R in [0:3)
 //       par-for P in [0:4) (X)
 // Level rows carry the capacity use and the tile (utilized capacity, words) of each kept
-// tensor (tensor initials when they are distinct) once an Evaluation is set. An invalid evaluation adds an error row on top
+// tensor (tensor initials when they are distinct) once an Evaluation is set; both have a
+// compact form with "12.29 k" counts (CompactTextRole) and the exact text in the tooltip. An invalid evaluation adds an error row on top
 // whose children are the diagnostics.
 // When editable, loop rows can be dragged (LoopNestModelDragDrop.cpp): dropped on a level row a
 // loop goes innermost in its temporal list; on a loop row it takes that loop's place in its list
@@ -100,6 +101,7 @@ private:
     struct Row {
         RowKind kind = RowKind::Loop;
         QString text[ColumnCount];
+        QString compact[ColumnCount];  // CompactTextRole (ItemRoles.h): counts as "12.29 k"; empty: none
         QString toolTip;
         bool muted = false;     // trivial loop (bound 1)
         bool alarming = false;  // error or capacity overflow
