@@ -60,24 +60,29 @@ void clearStageResult(StageResult& r)
 
 namespace {
 
-// The closed forms from `first` on, else the walker.
-void analyzeFrom(std::size_t first, const StageSpec& spec, StageFrame& frame, bool framed, StageResult& out)
+// Closed form i on the stage: true when it took it (counted); else `why` gets its reason for
+// declining, unless it merely does not apply.
+bool tryForm(std::size_t i, const StageFrame& frame, StageResult& out, StageDecline& why)
 {
-    StageStatistics* stats = stageStatistics();
-    StageDecline why = framed ? StageDecline::NotApplicable : StageDecline::Capacity;  // Capacity: the frame's tables are too small
-    if (framed) {
-        const auto forms = closedStageForms();
-        for (std::size_t i = first; i < forms.size(); ++i) {
-            StageDecline d = forms[i].accepts(frame);
-            if (d == StageDecline::None) d = forms[i].analyze(frame, out);
-            if (d == StageDecline::None) {
-                if (stats) stats->byForm[i].fetch_add(1, std::memory_order_relaxed);
-                return;
-            }
-            if (d != StageDecline::NotApplicable) why = d;  // the most specific reason: a later form's
-        }
+    const ClosedStageForm& form = closedStageForms()[i];
+    StageDecline d = form.accepts(frame);
+    if (d == StageDecline::None) d = form.analyze(frame, out);
+    if (d == StageDecline::None) {
+        if (StageStatistics* stats = stageStatistics()) stats->byForm[i].fetch_add(1, std::memory_order_relaxed);
+        return true;
     }
-    if (stats) stats->walkedBecause[static_cast<int>(why)].fetch_add(1, std::memory_order_relaxed);
+    if (d != StageDecline::NotApplicable) why = d;  // the most specific reason: a later form's
+    return false;
+}
+
+// The closed forms from `first` on, else the walker (`why`: the reasons so far).
+void analyzeFrom(std::size_t first, const StageSpec& spec, const StageFrame& frame, bool framed, StageDecline why,
+                 StageResult& out)
+{
+    if (!framed) why = StageDecline::Capacity;  // the frame's tables are too small
+    for (std::size_t i = first; framed && i < closedStageForms().size(); ++i)
+        if (tryForm(i, frame, out, why)) return;
+    if (StageStatistics* stats = stageStatistics()) stats->walkedBecause[static_cast<int>(why)].fetch_add(1, std::memory_order_relaxed);
     walkStage(spec, out);
 }
 
@@ -87,25 +92,20 @@ void analyzeStage(const StageSpec& spec, StageResult& out)
 {
     StageFrame frame;
     const bool framed = buildStageFrame(spec, frame);
+    StageDecline why = StageDecline::NotApplicable;
     StageMemo* memo = spec.options->stageMemo;
     if (!memo) {
-        analyzeFrom(0, spec, frame, framed, out);
+        analyzeFrom(0, spec, frame, framed, why, out);
         return;
     }
     // The perfect form (the first) is cheaper than a memo lookup: only the others go through it.
-    if (framed) {
-        const ClosedStageForm& perfect = closedStageForms().front();
-        if (perfect.accepts(frame) == StageDecline::None && perfect.analyze(frame, out) == StageDecline::None) {
-            if (StageStatistics* stats = stageStatistics()) stats->byForm[0].fetch_add(1, std::memory_order_relaxed);
-            return;
-        }
-    }
+    if (framed && tryForm(0, frame, out, why)) return;
     if (memo->find(spec, out)) {
         if (StageStatistics* stats = stageStatistics()) stats->memoHits.fetch_add(1, std::memory_order_relaxed);
         return;
     }
     const std::uint64_t workBefore = spec.walkWork ? *spec.walkWork : 0;
-    analyzeFrom(framed ? 1 : 0, spec, frame, framed, out);
+    analyzeFrom(framed ? 1 : 0, spec, frame, framed, why, out);
     memo->remember(out, spec.walkWork ? *spec.walkWork - workBefore : 0);
 }
 
