@@ -34,6 +34,9 @@ std::string optimizeUsage()
            "  --top N                relaxed programs rounded (default 32)\n"
            "  --candidates N         rounded candidates re-scored per program (default 8, and ties)\n"
            "  --divisors N           divisors tried per tile level when rounding (the paper's n, default 3)\n"
+           "  --climb N              best rounded designs the cost-model hill climb starts from\n"
+           "                         (default 4; 0 = the paper's rounding alone)\n"
+           "  --climb-evaluations N  cost-model evaluations the climb may spend per layer (default 20000)\n"
            "  --verbose-solver       show Ipopt's own output (silent by default)\n"
            "  --quiet                no progress on stderr\n";
 }
@@ -51,7 +54,8 @@ std::string codesignUsage()
            "                           dominant layer (most energy, or most cycles for delay),\n"
            "                           with the dataflow of every layer optimized for it\n"
            "  --objective O            energy (default) or delay\n"
-           "  --json FILE, --csv FILE, --top N, --candidates N, --divisors N, --verbose-solver, --quiet\n"
+           "  --json FILE, --csv FILE, --top N, --candidates N, --divisors N, --climb N,\n"
+           "  --climb-evaluations N, --verbose-solver, --quiet\n"
            "                           as for optimize\n";
 }
 
@@ -62,7 +66,8 @@ struct Args {
     double area = 0;
     bool singleArch = false, verbose = false, quiet = false, help = false;
     int top = OptimizeOptions{}.topPermutations, candidates = OptimizeOptions{}.candidatesPerPermutation,
-        divisors = RoundingOptions{}.divisorsPerLevel;
+        divisors = RoundingOptions{}.divisorsPerLevel, climbStarts = OptimizeOptions{}.polishStarts,
+        climbEvaluations = OptimizeOptions{}.polishEvaluations;
 };
 
 Args parse(const std::vector<std::string>& a, bool codesign)
@@ -83,6 +88,16 @@ Args parse(const std::vector<std::string>& a, bool codesign)
             throw UsageError(opt + ": expected a positive number, got '" + v + "'", usage);
         }
     };
+    auto count = [&](const std::string& opt, const std::string& v) {
+        std::size_t pos = 0;
+        long long n = -1;
+        try {
+            n = std::stoll(v, &pos);
+        } catch (const std::exception&) {
+        }
+        if (n < 0 || pos != v.size()) throw UsageError(opt + ": expected a whole number >= 0, got '" + v + "'", usage);
+        return static_cast<int>(std::min<long long>(n, 100000000));
+    };
     for (std::size_t i = 0; i < a.size(); ++i) {
         const std::string& s = a[i];
         if (s == "-h" || s == "--help") r.help = true;
@@ -97,6 +112,8 @@ Args parse(const std::vector<std::string>& a, bool codesign)
         else if (s == "--top") r.top = static_cast<int>(std::min(1e6, number(s, need(i))));
         else if (s == "--candidates") r.candidates = static_cast<int>(std::min(1e6, number(s, need(i))));
         else if (s == "--divisors") r.divisors = static_cast<int>(std::min(64.0, number(s, need(i))));
+        else if (s == "--climb") r.climbStarts = count(s, need(i));
+        else if (s == "--climb-evaluations") r.climbEvaluations = count(s, need(i));
         else if (s == "--verbose-solver") r.verbose = true;
         else if (s == "--quiet") r.quiet = true;
         else if (!s.empty() && s[0] == '-') throw UsageError("unknown option '" + s + "'", usage);
@@ -163,7 +180,9 @@ void jsonLayer(JsonWriter& j, const Workload& w, const LayerOptimization& r)
     j.field("permutation", b.perm.text(w));
     j.field("permutations_before_pruning", static_cast<std::int64_t>(r.permutationsBefore));
     j.field("permutations", r.permutations).field("programs_solved", r.programsSolved);
-    j.field("candidates_evaluated", r.candidatesEvaluated).field("seconds", r.seconds);
+    j.field("candidates_evaluated", r.candidatesEvaluated);
+    j.field("polish_evaluations", r.polishEvaluations).field("polish_steps", r.polishSteps).field("design_from", designOriginName(r.origin));
+    j.field("seconds", r.seconds);
     j.key("architecture").beginObject().field("name", b.arch.name).field("registers_per_pe", b.registers);
     j.field("sram_words", b.sramWords).field("pes", b.pes).field("area_um2", b.arch.area_um2());
     j.key("levels").beginArray();
@@ -247,6 +266,8 @@ int runOptimizeCommand(const std::vector<std::string>& argv, bool codesign, std:
     o.topPermutations = a.top;
     o.candidatesPerPermutation = a.candidates;
     o.rounding.divisorsPerLevel = std::max(1, a.divisors);
+    o.polishStarts = a.climbStarts;
+    o.polishEvaluations = a.climbEvaluations;
     o.gp.verbose = a.verbose;
     o.cancel = cancel;
     if (!a.quiet) o.progress = [&err](const std::string& s) { err << "  " << s << "\n" << std::flush; };

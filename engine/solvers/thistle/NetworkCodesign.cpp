@@ -66,6 +66,18 @@ NetworkCodesign codesignNetwork(const std::vector<const Workload*>& layers, cons
                     s.best.registers = design.registers;
                     s.best.sramWords = design.sramWords;
                 }
+            // Where the single architecture serves a layer better than the layer's own design,
+            // the layer-wise search missed that design (the rounding and the climb are local):
+            // the layer's co-design climbs on from it, so a layer's own design is never worse
+            // than the shared one.
+            OptimizeOptions o = options.optimize;
+            o.codesign = true;
+            for (std::size_t i = 0; i < out.single.size() && i < out.layerwise.size() && !cancelRequested(o); ++i) {
+                const LayerOptimization& s = out.single[i];
+                LayerOptimization& own = out.layerwise[i];
+                if (s.ok && own.ok && betterEvaluation(s.best.eval, own.best.eval, o.objective))
+                    climbFrom(own, *layers[i], arch, o, s.best, DesignOrigin::SingleArchitectureClimb);
+            }
         }
     }
     return out;

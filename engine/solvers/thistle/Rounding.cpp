@@ -82,6 +82,18 @@ private:
 
 } // namespace
 
+double designArea_um2(const Technology& t, std::int64_t registers, std::int64_t sramWords, double pes)
+{
+    return (t.areaRegister_um2 * static_cast<double>(registers) + t.areaMac_um2) * pes + t.areaSramWord_um2 * static_cast<double>(sramWords);
+}
+
+double solverEnergy_pJ(const ProgramSpec& spec, const ThistleCounts& k, std::int64_t registers, std::int64_t sramWords)
+{
+    if (!spec.codesign) return k.energy_pJ(spec.eR_pJ, spec.eS_pJ, spec.eD_pJ, spec.eMac_pJ);
+    const Technology& t = spec.tech;
+    return k.energy_pJ(t.sigmaR_pJ * static_cast<double>(registers), t.sigmaS_pJ * std::sqrt(static_cast<double>(sramWords)), t.dram_pJ, t.mac_pJ);
+}
+
 std::vector<std::int64_t> nearestDivisors(std::int64_t n, double target, int count)
 {
     return nearest(divisorsOf(n), target, count);
@@ -171,16 +183,12 @@ std::vector<RoundedCandidate> roundSolution(const ThistleLayer& L, const Permuta
                     ++st.rejectedCapacity;
                     return;
                 }
-                const Technology& t = spec.tech;
-                rc.area_um2 = (t.areaRegister_um2 * static_cast<double>(rc.registers) + t.areaMac_um2) * k.peUsed +
-                              t.areaSramWord_um2 * static_cast<double>(rc.sramWords);
+                rc.area_um2 = designArea_um2(spec.tech, rc.registers, rc.sramWords, k.peUsed);
                 if (rc.area_um2 > spec.area_um2) {
                     ++st.rejectedArea;
                     return;
                 }
                 k = count(trips);
-                rc.solverEnergy_pJ = k.energy_pJ(t.sigmaR_pJ * static_cast<double>(rc.registers),
-                                                 t.sigmaS_pJ * std::sqrt(static_cast<double>(rc.sramWords)), t.dram_pJ, t.mac_pJ);
             } else {
                 if (k.rfFootprint > spec.registers || k.sramFootprint > spec.sramWords || k.peUsed > spec.pes) {
                     ++st.rejectedCapacity;
@@ -189,8 +197,8 @@ std::vector<RoundedCandidate> roundSolution(const ThistleLayer& L, const Permuta
                 k = count(trips);
                 rc.registers = static_cast<std::int64_t>(spec.registers);
                 rc.sramWords = static_cast<std::int64_t>(spec.sramWords);
-                rc.solverEnergy_pJ = k.energy_pJ(spec.eR_pJ, spec.eS_pJ, spec.eD_pJ, spec.eMac_pJ);
             }
+            rc.solverEnergy_pJ = solverEnergy_pJ(spec, k, rc.registers, rc.sramWords);
             rc.solverCycles = k.cycles(spec.bw);
             rc.trips = trips;
             out.push_back(std::move(rc));

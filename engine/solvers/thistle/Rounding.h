@@ -32,6 +32,12 @@ struct RoundingStats {
     std::size_t combinations = 0, rejectedCapacity = 0, rejectedArea = 0, rejectedUtilization = 0;
 };
 
+// The co-design area of R registers per PE, S SRAM words and `pes` PEs (Eq. 5's constraint).
+double designArea_um2(const Technology& t, std::int64_t registers, std::int64_t sramWords, double pes);
+// The solver's energy estimate of an integer design: the spec's per-word energies, or in
+// co-design eps_R = sigma_R R and eps_S = sigma_S sqrt(S).
+double solverEnergy_pJ(const ProgramSpec& spec, const ThistleCounts& counts, std::int64_t registers, std::int64_t sramWords);
+
 // The `count` divisors of n (powers of two) nearest to `target` in log distance.
 std::vector<std::int64_t> nearestDivisors(std::int64_t n, double target, int count);
 std::vector<std::int64_t> nearestPowersOfTwo(double target, int count);

@@ -3,6 +3,7 @@
 #include "arch/EnergyModels.h"
 #include "model/Model.h"
 #include "solvers/thistle/NestMapping.h"
+#include "solvers/thistle/Polish.h"
 
 #include <algorithm>
 #include <atomic>
@@ -81,14 +82,81 @@ std::string fmt(double v)
     return s.str();
 }
 
-// Decides between two model-scored candidates.
-bool better(const Evaluation& a, const Evaluation& b, Objective o)
+// Keeps the climb's result when it beats the layer's best.
+void adopt(LayerOptimization& r, SolvedCandidate best, const PolishStats& st, Objective objective, DesignOrigin origin)
+{
+    r.polishEvaluations += st.evaluations;
+    r.polishSteps += st.improvements;
+    if (!betterEvaluation(best.eval, r.best.eval, objective)) return;
+    r.best = best;
+    r.candidates.push_back(std::move(best));
+    r.origin = origin;
+}
+
+// The hill climb of Polish.h from the best distinct rounded designs.
+void polish(LayerOptimization& r, const ThistleLayer& L, const Architecture& arch, const ProgramSpec& spec, const OptimizeOptions& o)
+{
+    std::vector<const SolvedCandidate*> ranked;
+    for (const SolvedCandidate& c : r.candidates) ranked.push_back(&c);
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [&](const SolvedCandidate* a, const SolvedCandidate* b) { return betterEvaluation(a->eval, b->eval, o.objective); });
+    std::vector<const SolvedCandidate*> starts;
+    for (const SolvedCandidate* c : ranked) {
+        const bool seen = std::any_of(starts.begin(), starts.end(), [&](const SolvedCandidate* s) {
+            return s->perm.dram == c->perm.dram && s->perm.sram == c->perm.sram && s->trips == c->trips;
+        });
+        if (!seen) starts.push_back(c);
+        if (static_cast<int>(starts.size()) >= o.polishStarts) break;
+    }
+    PolishStats st;
+    SolvedCandidate best = polishDesigns(L, arch, spec, o, starts, &st);
+    adopt(r, std::move(best), st, o.objective, DesignOrigin::Climb);
+}
+
+} // namespace
+
+const char* designOriginName(DesignOrigin origin)
+{
+    switch (origin) {
+    case DesignOrigin::Rounding: return "rounding";
+    case DesignOrigin::Climb: return "climb";
+    case DesignOrigin::SingleArchitectureClimb: return "single-architecture climb";
+    }
+    return "rounding";
+}
+
+void climbFrom(LayerOptimization& r, const Workload& w, const Architecture& base, const OptimizeOptions& o, const SolvedCandidate& start,
+               DesignOrigin origin)
+{
+    const ThistleLayer L = makeThistleLayer(w);
+    PolishStats st;
+    SolvedCandidate best = polishDesigns(L, base, specFor(base, o), o, {&start}, &st);
+    adopt(r, std::move(best), st, o.objective, origin);
+}
+
+bool betterEvaluation(const Evaluation& a, const Evaluation& b, Objective o)
 {
     if (o == Objective::Energy) return a.energy_pJ < b.energy_pJ || (a.energy_pJ == b.energy_pJ && a.cycles < b.cycles);
     return a.cycles < b.cycles || (a.cycles == b.cycles && a.energy_pJ < b.energy_pJ);
 }
 
-} // namespace
+SolvedCandidate scoreDesign(const ThistleLayer& L, const Architecture& base, bool codesign, const Permutation& perm,
+                            const RoundedCandidate& rc)
+{
+    SolvedCandidate sc;
+    sc.perm = perm;
+    sc.trips = rc.trips;
+    sc.arch = codesign ? codesignArchitecture(base, rc.registers, rc.sramWords, rc.pes) : base;
+    sc.mapping = toMapping(buildNest(L, perm), rc.trips, L.w.name + "-thistle");
+    sc.eval = evaluate(L.w, sc.arch, sc.mapping, ModelOptions{});
+    sc.solverEnergy_pJ = rc.solverEnergy_pJ;
+    sc.solverCycles = rc.solverCycles;
+    sc.registers = rc.registers;
+    sc.sramWords = rc.sramWords;
+    sc.pes = codesign ? rc.pes : base.levels[2].instances;
+    sc.area_um2 = sc.arch.area_um2();
+    return sc;
+}
 
 MinimumTiles minimumTiles(const Workload& w)
 {
@@ -209,25 +277,11 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
         const std::size_t wanted = std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidatesPerPermutation)));
         std::size_t keep = wanted;
         while (keep < cands.size() && keep < wanted + kMaxTied && key(cands[keep]) == key(cands[keep - 1])) ++keep;
-        const TileNest nest = buildNest(L, perm);
-        const ModelOptions mopt;
         for (std::size_t c = 0; c < keep; ++c) {
-            const RoundedCandidate& rc = cands[c];
-            SolvedCandidate sc;
-            sc.perm = perm;
-            sc.trips = rc.trips;
-            sc.arch = o.codesign ? codesignArchitecture(arch, rc.registers, rc.sramWords, rc.pes) : arch;
-            sc.mapping = toMapping(nest, rc.trips, w.name + "-thistle");
-            sc.eval = evaluate(w, sc.arch, sc.mapping, mopt);
+            SolvedCandidate sc = scoreDesign(L, arch, o.codesign, perm, cands[c]);
             ++out.evaluated;
             if (!sc.eval.valid) continue;
-            sc.solverEnergy_pJ = rc.solverEnergy_pJ;
-            sc.solverCycles = rc.solverCycles;
             sc.relaxedObjective = s.res.objective;
-            sc.registers = rc.registers;
-            sc.sramWords = rc.sramWords;
-            sc.pes = o.codesign ? rc.pes : arch.levels[2].instances;
-            sc.area_um2 = sc.arch.area_um2();
             out.valid.push_back(std::move(sc));
         }
         return out;
@@ -276,7 +330,7 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
             ++rounded;
             for (SolvedCandidate& sc : res.valid) {
                 r.candidates.push_back(sc);
-                if (!have || better(sc.eval, r.best.eval, o.objective)) {
+                if (!have || betterEvaluation(sc.eval, r.best.eval, o.objective)) {
                     r.best = std::move(sc);
                     have = true;
                 }
@@ -296,6 +350,7 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
                   " under the utilization threshold)";
         return finish();
     }
+    if (o.polishStarts > 0 && !r.cancelled) polish(r, L, arch, spec, o);
     r.ok = true;
     return finish();
 }

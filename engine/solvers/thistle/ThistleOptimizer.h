@@ -26,6 +26,9 @@ struct OptimizeOptions {
     int topPermutations = 32;         // relaxed programs rounded, best first
     int candidatesPerPermutation = 8; // rounded candidates re-scored by the cost model, best solver estimate first (and ties)
     int threads = 2;                  // rounding and scoring of the programs (Ipopt solves one program at a time)
+    int polishStarts = 4;             // best distinct rounded designs the cost-model hill climb starts from (0: the paper's rounding alone; Polish.h)
+    int polishEvaluations = 20000;    // cost-model evaluations the climb may spend per layer
+    int polishKicks = 100;             // random jumps from the best design, each climbed again (iterated local search)
     RoundingOptions rounding;
     GpSolverOptions gp;
     std::function<void(const std::string&)> progress;  // one line per step (may be empty)
@@ -45,6 +48,13 @@ struct SolvedCandidate {
     double area_um2 = 0.0;
 };
 
+enum class DesignOrigin {
+    Rounding,                // the paper's rounding of a relaxed program
+    Climb,                   // the hill climb from the rounded designs (Polish.h)
+    SingleArchitectureClimb, // the climb from the design the single-architecture pass found (NetworkCodesign.h)
+};
+const char* designOriginName(DesignOrigin origin);  // "rounding", "climb", "single-architecture climb"
+
 struct LayerOptimization {
     std::string layer;
     bool ok = false;
@@ -55,10 +65,27 @@ struct LayerOptimization {
     int programsSolved = 0;
     long long solverIterations = 0;  // Ipopt iterations over every program
     int candidatesEvaluated = 0;
+    int polishEvaluations = 0;       // designs the hill climb scored (Polish.h)
+    int polishSteps = 0;             // improving steps it took
+    DesignOrigin origin = DesignOrigin::Rounding;  // where the best design came from
     SolvedCandidate best;
     std::vector<SolvedCandidate> candidates;  // every valid re-scored candidate, in scoring order (best among them)
     double seconds = 0.0;
 };
+
+// Decides between two model-scored designs: the objective first, the other figure breaks ties.
+bool betterEvaluation(const Evaluation& a, const Evaluation& b, Objective objective);
+
+// An integer design scored by the cost model: the architecture (`base`, or in co-design `base`
+// with the design's R, S and PE count), the mapping of `perm` at `design.trips`, evaluate().
+// The candidate's eval says whether the model accepts it.
+SolvedCandidate scoreDesign(const ThistleLayer& layer, const Architecture& base, bool codesign, const Permutation& perm,
+                            const RoundedCandidate& design);
+
+// The hill climb of Polish.h from `start` (a valid design of the layer `r` optimized, on any
+// architecture within the options' limits); `r.best` takes the result when it is better.
+void climbFrom(LayerOptimization& r, const Workload& w, const Architecture& base, const OptimizeOptions& options,
+               const SolvedCandidate& start, DesignOrigin origin);
 
 // The smallest tiles of a layer (every tiled trip count 1 below DRAM, filters whole): the
 // registers per PE and SRAM words any architecture needs to run it at all.
