@@ -207,7 +207,7 @@ void jsonLayer(JsonWriter& j, const Workload& w, const LayerOptimization& r)
     }
     j.endArray();
     const double macs = static_cast<double>(b.eval.macs);
-    j.field("pJ_per_mac", b.eval.pJ_per_mac).field("cycles", b.eval.cycles).field("area_um2", b.eval.area_um2);
+    j.field("macs", b.eval.macs).field("pJ_per_mac", b.eval.pJ_per_mac).field("cycles", b.eval.cycles).field("area_um2", b.eval.area_um2);
     j.field("utilization", b.eval.utilization);
     j.field("solver_pJ_per_mac", b.solverEnergy_pJ / macs).field("solver_cycles", b.solverCycles);
     j.field("relaxed_objective", b.relaxedObjective);

@@ -8,6 +8,7 @@
 #include "arch/EnergyModels.h"
 #include "model/Model.h"
 #include "solvers/thistle/NestMapping.h"
+#include "solvers/thistle/NetworkCodesign.h"
 #include "solvers/thistle/Polish.h"
 #include "solvers/thistle/Rounding.h"
 
@@ -151,6 +152,9 @@ private slots:
     void neverWorseThanTheRoundingAndHonest();
     void reachesTheBruteForceOptimum_data();
     void reachesTheBruteForceOptimum();
+    void ownDesignNeverWorseThanTheSharedOne_data();
+    void ownDesignNeverWorseThanTheSharedOne();
+    void climbFromTakesOnlyABetterDesign();
 };
 
 void TstThistlePolish::neighboursAreTheHandCountedMoves()
@@ -276,6 +280,81 @@ void TstThistlePolish::reachesTheBruteForceOptimum()
         qInfo("M%lld C%lld P%lld R%lld S%lld: brute force %.6g, solver %.6g (the climb improved on the rounding: %s)", b("M"), b("C"), b("P"),
               b("R"), b("S"), brute, got, r.origin == DesignOrigin::Climb ? "yes" : "no");
         QVERIFY2(std::fabs(got - brute) <= 1e-9 * brute, qPrintable(QString("solver %1, brute force %2").arg(got).arg(brute)));
+    }
+}
+
+void TstThistlePolish::ownDesignNeverWorseThanTheSharedOne_data()
+{
+    QTest::addColumn<int>("objective");
+    QTest::newRow("energy") << static_cast<int>(Objective::Energy);
+    QTest::newRow("delay") << static_cast<int>(Objective::Delay);
+}
+
+// The single architecture is one design within the area for every layer, so a layer's own
+// co-design must be at least as good on it (NetworkCodesign climbs on from it where it is not).
+void TstThistlePolish::ownDesignNeverWorseThanTheSharedOne()
+{
+    QFETCH(int, objective);
+    const Workload a = conv(32, 16, 14, 14, 3, 3), b = conv(64, 32, 7, 7, 1, 1), c = conv(16, 8, 28, 28, 3, 3);
+    Architecture base = thistleArch(64, 16384, 16);
+    base.levels[1].read_bw_words_per_cycle = 4;  // a delay with more than the MACs in it
+    NetworkCodesignOptions o;
+    o.optimize.objective = static_cast<Objective>(objective);
+    o.optimize.area_um2 = 600000;
+    o.optimize.topPermutations = 2;
+    o.fixedArchitecture = false;
+    const NetworkCodesign r = codesignNetwork({&a, &b, &c}, base, o);
+    QCOMPARE(r.layerwise.size(), std::size_t{3});
+    QCOMPARE(r.single.size(), std::size_t{3});
+    for (std::size_t i = 0; i < 3; ++i) {
+        QVERIFY2(r.layerwise[i].ok && r.single[i].ok, (r.layerwise[i].error + r.single[i].error).c_str());
+        qInfo("layer %zu: own design %.6g pJ, %.6g cycles (%s); shared %.6g pJ, %.6g cycles", i, r.layerwise[i].best.eval.energy_pJ,
+              static_cast<double>(r.layerwise[i].best.eval.cycles), designOriginName(r.layerwise[i].origin), r.single[i].best.eval.energy_pJ,
+              static_cast<double>(r.single[i].best.eval.cycles));
+        QVERIFY(!betterEvaluation(r.single[i].best.eval, r.layerwise[i].best.eval, o.optimize.objective));
+        QVERIFY(r.layerwise[i].best.arch.area_um2() <= o.optimize.area_um2);
+    }
+}
+
+// What NetworkCodesign does where the shared design serves a layer better (ResNet-18 layer 5
+// on delay, Yolo-9000 layer 3 on energy: docs/solvers.md): the layer's result takes it.
+void TstThistlePolish::climbFromTakesOnlyABetterDesign()
+{
+    const Workload w = conv(32, 16, 14, 14, 3, 3);
+    const Architecture base = thistleArch(64, 16384, 16);
+    OptimizeOptions weak;
+    weak.codesign = true;
+    weak.area_um2 = 600000;
+    weak.topPermutations = 1;
+    weak.candidatesPerPermutation = 1;
+    weak.polishStarts = 0;
+    OptimizeOptions strong = weak;
+    strong.topPermutations = 8;
+    strong.candidatesPerPermutation = 8;
+    strong.polishStarts = 4;
+    const LayerOptimization rounded = optimizeLayer(w, base, weak);
+    const LayerOptimization climbed = optimizeLayer(w, base, strong);
+    QVERIFY2(rounded.ok && climbed.ok, (rounded.error + climbed.error).c_str());
+    QVERIFY(betterEvaluation(climbed.best.eval, rounded.best.eval, Objective::Energy));
+
+    for (bool climb : {false, true}) {
+        OptimizeOptions o = weak;
+        o.polishStarts = climb ? 4 : 0;
+        LayerOptimization r = rounded;
+        climbFrom(r, w, base, o, climbed.best, DesignOrigin::SingleArchitectureClimb);
+        QVERIFY(r.origin == DesignOrigin::SingleArchitectureClimb);
+        QVERIFY(r.best.eval.energy_pJ <= climbed.best.eval.energy_pJ);
+        QCOMPARE(evaluate(w, r.best.arch, r.best.mapping).energy_pJ, r.best.eval.energy_pJ);
+        QVERIFY(r.best.arch.area_um2() <= o.area_um2);
+
+        LayerOptimization unchanged = climbed;
+        const DesignOrigin before = unchanged.origin;
+        climbFrom(unchanged, w, base, o, rounded.best, DesignOrigin::SingleArchitectureClimb);
+        if (!climb) {
+            QVERIFY(unchanged.origin == before);
+            QCOMPARE(unchanged.best.eval.energy_pJ, climbed.best.eval.energy_pJ);
+        }
+        QVERIFY(unchanged.best.eval.energy_pJ <= climbed.best.eval.energy_pJ);
     }
 }
 

@@ -60,6 +60,32 @@ private slots:
         QVERIFY(!view->isRunning());
     }
 
+    void climbCheckboxSwitchesTheCostModelClimb()
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(kThistle));
+        SolverView* view = w.solverView();
+        QVERIFY(view->settings().climb);  // on by default
+        SolverView::Settings s = fixedOnly(QStringLiteral("layer12"));
+        s.climb = false;
+        view->setSettings(s);
+        QVERIFY(!view->settings().climb);
+        QVERIFY(solveAndWait(*view));
+        QCOMPARE(view->rows().size(), std::size_t(1));
+        const thistle::LayerOptimization& paper = *view->rows()[0].result;
+        QVERIFY2(paper.ok, paper.error.c_str());
+        QCOMPARE(paper.polishEvaluations, 0);
+        QVERIFY(paper.origin == thistle::DesignOrigin::Rounding);
+        const double paperEnergy = paper.best.eval.energy_pJ;
+
+        s.climb = true;
+        view->setSettings(s);
+        QVERIFY(solveAndWait(*view));
+        const thistle::LayerOptimization& climbed = *view->rows()[0].result;
+        QVERIFY(climbed.polishEvaluations > 0);
+        QVERIFY(climbed.best.eval.energy_pJ <= paperEnergy);
+    }
+
     void solvesALayerOnTheFixedArchitecture()
     {
         MainWindow w;

@@ -57,7 +57,7 @@ QTableWidgetItem* cell(const QString& text, bool number = true)
 SolverView::SolverView(ProjectDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), job_(new BackgroundJob(this)), target_(new QComboBox), objective_(new QComboBox),
       fixed_(new QCheckBox(tr("Fixed architecture"))), codesign_(new QCheckBox(tr("Co-design"))),
-      single_(new QCheckBox(tr("Single architecture"))), area_(new QDoubleSpinBox), run_(new QPushButton(tr("Solve"))),
+      single_(new QCheckBox(tr("Single architecture"))), climb_(new QCheckBox(tr("Climb"))), area_(new QDoubleSpinBox), run_(new QPushButton(tr("Solve"))),
       cancel_(new QPushButton(tr("Cancel"))), add_(new QPushButton(tr("Add mapping to project"))),
       pin_(new QPushButton(tr("Pin in Compare"))), csv_(new QPushButton(tr("Export CSV…"))), status_(new QLabel),
       table_(new QTableWidget), bars_(new widgets::GroupedBarChart), pareto_(new widgets::ParetoChart)
@@ -66,7 +66,9 @@ SolverView::SolverView(ProjectDocument* document, QWidget* parent)
     fixed_->setToolTip(tr("Eq. 3: the best dataflow (loop order and tile sizes) on the project's architecture"));
     codesign_->setToolTip(tr("Eq. 5: registers per PE, SRAM size and PE count free under the area budget, per layer"));
     single_->setToolTip(tr("The layer-wise design of the dominant layer, with every layer's dataflow optimized for it"));
-    for (QCheckBox* c : {fixed_, codesign_, single_}) c->setChecked(true);
+    climb_->setToolTip(tr("After the paper's rounding, climb on with the cost model: move trip-count factors between levels, "
+                          "swap outer loops, jump and climb again (off: the paper's rounding alone)"));
+    for (QCheckBox* c : {fixed_, codesign_, single_, climb_}) c->setChecked(true);
     area_->setRange(0, 1e12);
     area_->setDecimals(0);
     area_->setSingleStep(100000);
@@ -92,6 +94,7 @@ SolverView::SolverView(ProjectDocument* document, QWidget* parent)
     designs->addWidget(single_);
     designs->addWidget(new QLabel(tr("Area budget:")));
     designs->addWidget(area_);
+    designs->addWidget(climb_);
     designs->addStretch(1);
 
     status_->setWordWrap(true);
@@ -210,6 +213,7 @@ SolverView::Settings SolverView::settings() const
     s.codesign = codesign_->isChecked();
     s.singleArchitecture = single_->isChecked();
     s.areaBudget_um2 = area_->value();
+    s.climb = climb_->isChecked();
     return s;
 }
 
@@ -222,6 +226,7 @@ void SolverView::setSettings(const Settings& s)
     codesign_->setChecked(s.codesign);
     single_->setChecked(s.singleArchitecture);
     area_->setValue(s.areaBudget_um2);
+    climb_->setChecked(s.climb);
 }
 
 bool SolverView::isRunning() const
@@ -271,6 +276,7 @@ bool SolverView::run()
     o.fixedArchitecture = s.fixedArchitecture;
     o.layerwise = s.codesign;
     o.singleArchitecture = s.codesign && s.singleArchitecture;
+    if (!s.climb) o.optimize.polishStarts = 0;
     if (s.codesign && !(o.optimize.area_um2 > 0)) return refuse(tr("The co-design needs an area budget above 0 µm²."));
 
     run_->setEnabled(false);
@@ -338,6 +344,7 @@ void SolverView::fillTable()
             continue;
         }
         const thistle::SolvedCandidate& b = r.best;
+        table_->item(i, 1)->setToolTip(tr("Found by the %1").arg(QString::fromUtf8(thistle::designOriginName(r.origin))));
         const double solver = b.solverEnergy_pJ / double(b.eval.macs);
         table_->item(i, 2)->setText(decimal(b.eval.pJ_per_mac));
         table_->item(i, 3)->setText(decimal(solver));

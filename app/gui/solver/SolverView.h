@@ -42,6 +42,7 @@ public:
         bool codesign = true;          // Eq. 5 under the area budget
         bool singleArchitecture = true;
         double areaBudget_um2 = 0;     // 0: the project architecture's area
+        bool climb = true;             // the cost-model hill climb after the paper's rounding
     };
     // One row of the results table.
     struct Row {
@@ -97,6 +98,7 @@ private:
     QCheckBox* fixed_;
     QCheckBox* codesign_;
     QCheckBox* single_;
+    QCheckBox* climb_;
     QDoubleSpinBox* area_;
     QPushButton* run_;
     QPushButton* cancel_;

@@ -128,8 +128,12 @@ const char* designOriginName(DesignOrigin origin)
 void climbFrom(LayerOptimization& r, const Workload& w, const Architecture& base, const OptimizeOptions& o, const SolvedCandidate& start,
                DesignOrigin origin)
 {
-    const ThistleLayer L = makeThistleLayer(w);
     PolishStats st;
+    if (o.polishStarts <= 0) {
+        adopt(r, start, st, o.objective, origin);  // no climbing asked for: the design itself
+        return;
+    }
+    const ThistleLayer L = makeThistleLayer(w);
     SolvedCandidate best = polishDesigns(L, base, specFor(base, o), o, {&start}, &st);
     adopt(r, std::move(best), st, o.objective, origin);
 }

@@ -51,7 +51,7 @@ struct SolvedCandidate {
 enum class DesignOrigin {
     Rounding,                // the paper's rounding of a relaxed program
     Climb,                   // the hill climb from the rounded designs (Polish.h)
-    SingleArchitectureClimb, // the climb from the design the single-architecture pass found (NetworkCodesign.h)
+    SingleArchitectureClimb, // the design the single-architecture pass found, climbed on (NetworkCodesign.h)
 };
 const char* designOriginName(DesignOrigin origin);  // "rounding", "climb", "single-architecture climb"
 
@@ -83,7 +83,8 @@ SolvedCandidate scoreDesign(const ThistleLayer& layer, const Architecture& base,
                             const RoundedCandidate& design);
 
 // The hill climb of Polish.h from `start` (a valid design of the layer `r` optimized, on any
-// architecture within the options' limits); `r.best` takes the result when it is better.
+// architecture within the options' limits); `r.best` takes the result when it is better. With
+// the climb off (polishStarts 0) the start itself is taken when it is better.
 void climbFrom(LayerOptimization& r, const Workload& w, const Architecture& base, const OptimizeOptions& options,
                const SolvedCandidate& start, DesignOrigin origin);
 
