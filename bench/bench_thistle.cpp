@@ -22,7 +22,7 @@ using namespace nestor::thistle;
 namespace {
 
 struct PassFigures {
-    int programs = 0, candidates = 0;
+    int programs = 0, candidates = 0, climbEvaluations = 0;
     long long iterations = 0;
     double layerSeconds = 0;
 };
@@ -33,6 +33,7 @@ PassFigures figures(const std::vector<LayerOptimization>& rs)
     for (const LayerOptimization& r : rs) {
         f.programs += r.programsSolved;
         f.candidates += r.candidatesEvaluated;
+        f.climbEvaluations += r.polishEvaluations;
         f.iterations += r.solverIterations;
         f.layerSeconds += r.seconds;
     }
@@ -65,11 +66,14 @@ int main(int argc, char** argv)
             best = std::min(best, wall);
             const PassFigures lw = figures(run.layerwise), sa = figures(run.single);
             std::printf("resnet18 co-design run %d: %.1f s wall, %.1f s CPU (%d layers)\n", r + 1, wall, cpu, int(layers.size()));
-            std::printf("  layer-wise:          %.1f s, %d programs (%.1f Ipopt iterations each), %d candidates scored by the model\n",
-                        lw.layerSeconds, lw.programs, lw.programs ? double(lw.iterations) / lw.programs : 0.0, lw.candidates);
-            std::printf("  single architecture: %.1f s (the design of %s), %d programs (%.1f iterations each), %d candidates\n",
+            std::printf("  layer-wise:          %.1f s, %d programs (%.1f Ipopt iterations each), %d candidates scored by the model, "
+                        "%d by the climb\n",
+                        lw.layerSeconds, lw.programs, lw.programs ? double(lw.iterations) / lw.programs : 0.0, lw.candidates,
+                        lw.climbEvaluations);
+            std::printf("  single architecture: %.1f s (the design of %s), %d programs (%.1f iterations each), %d candidates, "
+                        "%d by the climb\n",
                         sa.layerSeconds, run.singleFrom.c_str(), sa.programs, sa.programs ? double(sa.iterations) / sa.programs : 0.0,
-                        sa.candidates);
+                        sa.candidates, sa.climbEvaluations);
         }
         std::printf("resnet18 layer-wise + single-architecture co-design: %.1f s (best of %d)%s\n", best, reps,
                     best < 30.0 ? "  [target < 30 s: met]" : "  [target < 30 s: NOT met]");
