@@ -137,6 +137,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(searchPanel_, &SearchPanel::mappingAdded, this, [this](const QString& name) {
         if (selectMapping(name)) showTab(Tab::Mapping);
     });
+    connect(solverView_, &SolverView::mappingOpened, this, [this](const QString& name) {
+        if (selectMapping(name)) showTab(Tab::Mapping);
+    });
     connect(searchPanel_, &SearchPanel::compareRequested, this,
             [this](const QString& label, const Workload& w, const Architecture& a, const Mapping& m) {
                 compareView_->pinValue({label, w, a, m});

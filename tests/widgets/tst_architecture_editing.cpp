@@ -4,11 +4,13 @@
 // storage level and still evaluates; with a size-aware energy model, energies and areas follow
 // sizes by the model's formula (Thistle Eq. 4: eps_S = sigma_S * sqrt(S), register files and
 // areas linear in size). Expected values are counted off the example file.
+#include "ArchitectureCommands.h"
 #include "ArchitectureDiagram.h"
 #include "ArchitectureEditor.h"
 #include "MainWindow.h"
 #include "ProjectDocument.h"
 #include "model/Model.h"
+#include "search/ArchitectureSweep.h"
 
 #include <QPushButton>
 #include <QSpinBox>
@@ -151,6 +153,40 @@ private slots:
         QVERIFY(!editor->removeLevel(kLevels).isEmpty());    // no such level
         QVERIFY(!editor->message().isEmpty());
         QCOMPARE(w.document()->undoStack()->count(), 0);
+    }
+
+    // commands::adoptDesign (the Solver tab's "Open in workbench") refuses a design whose levels
+    // differ, an unknown layer and a mapping the design cannot run, and changes nothing then.
+    void adoptingADesignRefusesWhatDoesNotFit()
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(kEyeriss));
+        ProjectDocument& doc = *w.document();
+        const Project& p = doc.project();
+        const ProjectMapping& pm = p.mappings.front();
+        const QString layer = QString::fromStdString(pm.workload);
+
+        Architecture fewer = p.architecture;
+        fewer.levels.pop_back();
+        QVERIFY(commands::adoptDesign(doc, fewer, layer, pm.mapping, QStringLiteral("x")).contains(QStringLiteral("levels differ")));
+        QVERIFY(!commands::adoptDesign(doc, p.architecture, QStringLiteral("no-such-layer"), pm.mapping, QStringLiteral("x")).isEmpty());
+        const Architecture small = resizePeArray(p.architecture, 2, 2);  // the mapping's 14 x 12 fanout no longer fits
+        QVERIFY(!commands::adoptDesign(doc, small, layer, pm.mapping, QStringLiteral("x")).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), 0);
+
+        // A fitting one: architecture and mapping in one step, undone in one.
+        const std::size_t before = p.mappings.size();
+        Architecture bigger = p.architecture;
+        bigger.levels[kGlb].size_words = *bigger.levels[kGlb].size_words * 2;
+        QString added;
+        QCOMPARE(commands::adoptDesign(doc, bigger, layer, pm.mapping, QStringLiteral("adopted"), &added), QString());
+        QCOMPARE(added, QStringLiteral("adopted"));
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(*arch(w).levels[kGlb].size_words, *bigger.levels[kGlb].size_words);
+        QCOMPARE(doc.project().mappings.size(), before + 1);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.project().mappings.size(), before);
+        QCOMPARE(*arch(w).levels[kGlb].size_words, *bigger.levels[kGlb].size_words / 2);
     }
 
     void theExampleFollowsSizes()

@@ -18,6 +18,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace nestor;
 using namespace nestor::app;
@@ -139,6 +140,61 @@ private slots:
         QVERIFY(w.openProject(QStringLiteral(NESTOR_EXAMPLES_DIR "/thistle/yolo9000.yaml")));
         QVERIFY(!view->result());
         QCOMPARE(view->table()->rowCount(), 0);
+    }
+
+    // A co-designed result opened in the workbench: the project's architecture becomes the
+    // design (its register file, SRAM and PE count) with the design's mapping, which the cost
+    // model then scores as the solver's table did; one Undo restores the project.
+    void opensACodesignedDesignInTheWorkbench()
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(kThistle));
+        SolverView* view = w.solverView();
+        SolverView::Settings s;
+        s.target = QStringLiteral("layer12");
+        s.fixedArchitecture = false;
+        s.codesign = true;
+        s.singleArchitecture = false;
+        view->setSettings(s);
+        QVERIFY(solveAndWait(*view));
+        QCOMPARE(view->rows().size(), std::size_t(1));
+        const thistle::LayerOptimization& r = *view->rows()[0].result;
+        QVERIFY2(r.ok, r.error.c_str());
+        QVERIFY(r.candidates.size() >= 2);
+        view->selectRow(0);
+
+        // A point of the Pareto plot chooses the candidate that opens.
+        const int pick = int(r.candidates.size()) - 1;
+        view->paretoChart()->clickPoint(0, pick);
+        QCOMPARE(view->selectedCandidate(), pick);
+        const thistle::SolvedCandidate& c = r.candidates[std::size_t(pick)];
+
+        const Architecture original = w.project()->architecture;
+        const std::size_t mappings = w.project()->mappings.size();
+        const int steps = w.document()->undoStack()->count();
+        QSignalSpy opened(view, &SolverView::mappingOpened);
+        QCOMPARE(view->addToProject(0, view->selectedCandidate()), QString());
+        QCOMPARE(opened.size(), 1);
+        QCOMPARE(w.document()->undoStack()->count(), steps + 1);
+        const Project& p = *w.project();
+        QCOMPARE(p.architecture.name, original.name);
+        QCOMPARE(*p.architecture.levels[2].size_words, c.registers);
+        QCOMPARE(*p.architecture.levels[1].size_words, c.sramWords);
+        QCOMPARE(p.architecture.levels[2].instances, c.pes);
+        QCOMPARE(p.mappings.size(), mappings + 1);
+        const ProjectMapping& added = p.mappings.back();
+        QCOMPARE(QString::fromStdString(added.mapping.name), opened.front().front().toString());
+        Architecture now = p.architecture;
+        applyEnergyModel(now, p.energyModel);
+        const Evaluation e = evaluate(p.findWorkload("layer12")->workload, now, added.mapping);
+        QVERIFY(e.valid);
+        QCOMPARE(e.cycles, c.eval.cycles);
+        QVERIFY(qAbs(e.energy_pJ - c.eval.energy_pJ) <= 1e-9 * c.eval.energy_pJ);
+
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.project()->mappings.size(), mappings);
+        QCOMPARE(w.project()->architecture.levels[2].instances, original.levels[2].instances);
+        QCOMPARE(*w.project()->architecture.levels[1].size_words, *original.levels[1].size_words);
     }
 
     void cancelEndsALongRun()

@@ -2,6 +2,7 @@
 
 #include "ChangeValueCommand.h"
 #include "ListElementCommand.h"
+#include "ProjectCommands.h"
 #include "ProjectDocument.h"
 #include "arch/EnergyModels.h"
 #include "mapping/MappingLevelEdits.h"
@@ -181,6 +182,39 @@ StorageLevel newLevelInside(const Architecture& a, int index)
     // project with a size-aware energy model recomputes them from the size anyway.
     l.energy = hasLevel(a, index + 1) ? a.levels[std::size_t(index + 1)].energy : parent.energy;
     return l;
+}
+
+QString adoptDesign(ProjectDocument& doc, const Architecture& design, const QString& workload, const Mapping& mapping,
+                    const QString& name, QString* added)
+{
+    const Project& p = doc.project();
+    bool sameLevels = design.numLevels() == p.architecture.numLevels();
+    for (int i = 0; sameLevels && i < design.numLevels(); ++i)
+        sameLevels = design.levels[std::size_t(i)].name == p.architecture.levels[std::size_t(i)].name;
+    if (!sameLevels) return QObject::tr("The design's storage levels differ from the project's: pin it in Compare instead.");
+    const ProjectWorkload* pw = p.findWorkload(workload.toStdString());
+    if (!pw) return QObject::tr("The project has no layer %1.").arg(workload);
+    Architecture candidate = design;
+    candidate.name = p.architecture.name;
+    if (const QString error = checkArchitecture(p, candidate); !error.isEmpty()) return error;
+    if (const Diagnostics errors = mapping.validate(pw->workload, candidate); !errors.empty()) return diagnosticsText(errors);
+
+    const QString unique = uniqueMappingName(p, name);
+    ProjectMapping pm;
+    pm.workload = workload.toStdString();
+    pm.mapping = mapping;
+    pm.mapping.name = unique.toStdString();
+    if (added) *added = unique;
+    const QString text = QObject::tr("Use the design for %1 (mapping %2)").arg(workload, unique);
+    auto* compound = new CompoundCommand(&doc, text);
+    new ChangeValueCommand<Architecture>(&doc, text, ProjectChange::architecture(-1, QStringLiteral("design")),
+                                         [](Project& pr) { return &pr.architecture; }, std::move(candidate),
+                                         ChangeValueCommand<Architecture>::kNoMerge, {}, compound);
+    new ListElementCommand<ProjectMapping>(&doc, text, ProjectChange::mapping(ProjectChange::Kind::Added, unique),
+                                           [](Project& pr) { return &pr.mappings; }, ListElementCommand<ProjectMapping>::Action::Insert,
+                                           int(p.mappings.size()), std::move(pm), compound);
+    doc.undoStack()->push(compound);
+    return {};
 }
 
 } // namespace nestor::app::commands

@@ -29,6 +29,14 @@ QString duplicateLevel(ProjectDocument& doc, int index);
 // Swaps the level with its neighbour outward (delta < 0) or inward (delta > 0).
 QString moveLevel(ProjectDocument& doc, int index, int delta);
 
+// A design found elsewhere (a co-design, a sweep point) taken into the project as one undo step:
+// the architecture replaced by `design` (same storage levels by name and order, so every
+// mapping keeps its levels) and `mapping` added for `workload` under `name` or a free name
+// derived from it (*added receives it). Refused, with the reason, when the levels differ or
+// the design is invalid.
+QString adoptDesign(ProjectDocument& doc, const Architecture& design, const QString& workload, const Mapping& mapping,
+                    const QString& name, QString* added = nullptr);
+
 // One line per diagnostic ("file:line:col: field: message"), as edits report rejections.
 QString diagnosticsText(const Diagnostics& d);
 

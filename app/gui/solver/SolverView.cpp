@@ -2,6 +2,7 @@
 
 #include "GroupedBarChart.h"
 #include "NumberFormat.h"
+#include "ArchitectureCommands.h"
 #include "ParetoChart.h"
 #include "ProjectCommands.h"
 #include "ProjectDocument.h"
@@ -58,7 +59,7 @@ SolverView::SolverView(ProjectDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), job_(new BackgroundJob(this)), target_(new QComboBox), objective_(new QComboBox),
       fixed_(new QCheckBox(tr("Fixed architecture"))), codesign_(new QCheckBox(tr("Co-design"))),
       single_(new QCheckBox(tr("Single architecture"))), climb_(new QCheckBox(tr("Climb"))), area_(new QDoubleSpinBox), run_(new QPushButton(tr("Solve"))),
-      cancel_(new QPushButton(tr("Cancel"))), add_(new QPushButton(tr("Add mapping to project"))),
+      cancel_(new QPushButton(tr("Cancel"))), add_(new QPushButton(tr("Open in workbench"))),
       pin_(new QPushButton(tr("Pin in Compare"))), csv_(new QPushButton(tr("Export CSV…"))), status_(new QLabel),
       table_(new QTableWidget), bars_(new widgets::GroupedBarChart), pareto_(new widgets::ParetoChart)
 {
@@ -146,8 +147,23 @@ SolverView::SolverView(ProjectDocument* document, QWidget* parent)
         updateButtons();
     });
     connect(add_, &QPushButton::clicked, this, [this] {
-        const QString error = addToProject(table_->currentRow());
-        status_->setText(error.isEmpty() ? tr("Added to the project.") : error);
+        const QString error = addToProject(table_->currentRow(), candidate_);
+        if (!error.isEmpty()) status_->setText(error);
+    });
+    connect(pareto_, &widgets::ParetoChart::pointClicked, this, [this](int, int index) {
+        const int row = table_->currentRow();
+        if (row < 0 || row >= int(rows_.size()) || index < 0 || index >= int(rows_[std::size_t(row)].result->candidates.size())) return;
+        candidate_ = index;
+        const thistle::SolvedCandidate& c = rows_[std::size_t(row)].result->candidates[std::size_t(index)];
+        status_->setText(tr("Candidate %1 of %2: %3 pJ/MAC, %4 cycles, %5 registers per PE, %6 SRAM words, %7 PEs. "
+                            "Open in workbench opens this one.")
+                             .arg(index + 1)
+                             .arg(rows_[std::size_t(row)].result->candidates.size())
+                             .arg(c.eval.pJ_per_mac, 0, 'f', 3)
+                             .arg(c.eval.cycles)
+                             .arg(c.registers)
+                             .arg(c.sramWords)
+                             .arg(c.pes));
     });
     connect(pin_, &QPushButton::clicked, this, [this] { pinInCompare(table_->currentRow()); });
     connect(csv_, &QPushButton::clicked, this, [this] {
@@ -384,6 +400,7 @@ void SolverView::selectRow(int row)
 void SolverView::showCandidates(int row)
 {
     pareto_->clear();
+    candidate_ = -1;
     if (row < 0 || row >= int(rows_.size())) return;
     const Row& r = rows_[std::size_t(row)];
     const Workload& w = layers_[std::size_t(r.layer)];
@@ -409,22 +426,39 @@ void SolverView::updateButtons()
 {
     const int row = table_->currentRow();
     const bool ok = row >= 0 && row < int(rows_.size()) && rows_[std::size_t(row)].result->ok;
-    add_->setEnabled(ok && rows_[std::size_t(row)].design == Row::Design::Fixed);
-    add_->setToolTip(add_->isEnabled() ? tr("Adds the mapping to the project (it runs on the project's architecture)")
-                                       : tr("Only fixed-architecture results run on the project's architecture; pin the others in Compare"));
+    add_->setEnabled(ok);
+    add_->setToolTip(tr("Adds the design's mapping to the project and shows it; a co-designed architecture replaces the "
+                        "project's (one undo step). A point clicked in the plot opens that candidate instead of the best."));
     pin_->setEnabled(ok && compare_);
     csv_->setEnabled(result_.has_value());
 }
 
-QString SolverView::addToProject(int row)
+QString SolverView::addToProject(int row, int candidate)
 {
     if (row < 0 || row >= int(rows_.size()) || !rows_[std::size_t(row)].result->ok) return tr("Select a row with a result.");
     const Row& r = rows_[std::size_t(row)];
-    if (r.design != Row::Design::Fixed) return tr("This design has its own architecture: pin it in Compare instead.");
+    const std::vector<thistle::SolvedCandidate>& all = r.result->candidates;
+    if (candidate >= int(all.size())) return tr("No such candidate.");
+    const thistle::SolvedCandidate& c = candidate >= 0 ? all[std::size_t(candidate)] : r.result->best;
     const std::string layer = layers_[std::size_t(r.layer)].name;
     if (!document_->project().findWorkload(layer)) return tr("The project has no layer %1 any more.").arg(QString::fromStdString(layer));
-    const QString name = commands::uniqueMappingName(document_->project(), QString::fromStdString(layer + "-thistle"));
-    return commands::addMapping(*document_, QString::fromStdString(layer), r.result->best.mapping, name);
+    const QString base = QString::fromStdString(layer + (r.design == Row::Design::Fixed ? "-thistle" : "-codesign"));
+    QString added;
+    const QString error = r.design == Row::Design::Fixed
+                              ? commands::addMapping(*document_, QString::fromStdString(layer), c.mapping, base, &added)
+                              : commands::adoptDesign(*document_, c.arch, QString::fromStdString(layer), c.mapping, base, &added);
+    if (!error.isEmpty()) return error;
+    status_->setText(r.design == Row::Design::Fixed
+                         ? tr("Added mapping %1 to the project.").arg(added)
+                         : tr("The project's architecture is now this design (%1 registers per PE, %2 SRAM words, %3 PEs), with "
+                              "mapping %4; Undo restores the previous architecture.")
+                               .arg(c.registers)
+                               .arg(c.sramWords)
+                               .arg(c.pes)
+                               .arg(added));
+    emit message(status_->text());
+    emit mappingOpened(added);
+    return {};
 }
 
 bool SolverView::pinInCompare(int row)

@@ -71,9 +71,14 @@ public:
     widgets::ParetoChart* paretoChart() const { return pareto_; }
     widgets::GroupedBarChart* barChart() const { return bars_; }
     void selectRow(int row);
-    // The row's mapping added to the project (fixed-architecture rows only: the others need their
-    // own architecture); empty on success, else why not.
-    QString addToProject(int row);
+    // The row's design opened in the workbench, one undo step: a fixed-architecture result's
+    // mapping added to the project; a co-designed one's architecture replacing the project's
+    // (same levels, new sizes and PE count) with its mapping added. `candidate` indexes the
+    // row's candidates (the Pareto plot's points), -1 the best. Emits mappingOpened; empty on
+    // success, else why not.
+    QString addToProject(int row, int candidate = -1);
+    // The candidate chosen in the Pareto plot for the current row (-1: the best).
+    int selectedCandidate() const { return candidate_; }
     // The row's mapping and architecture pinned in the Compare tab.
     bool pinInCompare(int row);
     bool exportCsv(const QString& path);
@@ -81,6 +86,8 @@ public:
 signals:
     void finished();
     void message(const QString& text);
+    // A mapping the tab added to the project, to show in the Mapping tab.
+    void mappingOpened(const QString& name);
 
 private:
     void refreshTargets();
@@ -113,6 +120,7 @@ private:
     std::vector<Workload> layers_;     // the workloads the result is about, in order
     std::vector<Row> rows_;
     bool energyObjective_ = true;      // of the shown result
+    int candidate_ = -1;               // clicked in the Pareto plot, -1: the row's best
 };
 
 } // namespace nestor::app
