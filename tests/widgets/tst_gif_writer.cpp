@@ -9,6 +9,7 @@
 #include "DataflowContext.h"
 #include "DataflowView.h"
 #include "GifWriter.h"
+#include "support/RowStationaryDataflow.h"
 #include "io/ProjectYaml.h"
 #include "teaching/DataflowExport.h"
 #include "trace/StepTrace.h"
@@ -221,16 +222,11 @@ private slots:
     void dataflowStepsExportAsGif()
     {
         using namespace nestor;
-        const Project project = readProject(NESTOR_EXAMPLES_DIR "/eyeriss-like.yaml");
-        const ProjectMapping* pm = project.findMapping("row-stationary");
-        QVERIFY(pm);
-        const Workload& w = project.findWorkload(pm->workload)->workload;
-        const int level = project.architecture.levelIndex("ifmap_spad");
-        const trace::StepTrace tr(w, project.architecture, pm->mapping, level);
+        const test::RowStationaryDataflow rs;
+        QVERIFY(rs.ok());
+        const trace::StepTrace& tr = *rs.trace;
         widgets::DataflowView view;
-        view.resize(683, 384);
-        view.setContext(widgets::makeDataflowContext(w, project.architecture, pm->mapping, level));
-        view.setTensor(1);
+        rs.showIn(view, QSize(683, 384));
         view.setFrame(tr.frame(0));
 
         QTemporaryDir dir;

@@ -7,6 +7,7 @@
 #include "DataflowContext.h"
 #include "DataflowView.h"
 #include "SvgPaintDevice.h"
+#include "support/RowStationaryDataflow.h"
 #include "io/ProjectYaml.h"
 #include "teaching/DataflowExport.h"
 #include "trace/StepTrace.h"
@@ -328,17 +329,11 @@ private slots:
     void dataflowFrameHasOneRectanglePerPe()
     {
         using namespace nestor;
-        const Project project = readProject(NESTOR_EXAMPLES_DIR "/eyeriss-like.yaml");
-        const ProjectMapping* pm = project.findMapping("row-stationary");
-        QVERIFY(pm);
-        const Workload& w = project.findWorkload(pm->workload)->workload;
-        const int level = project.architecture.levelIndex("ifmap_spad");
-        QVERIFY(level >= 0);
-        const trace::StepTrace tr(w, project.architecture, pm->mapping, level);
+        const test::RowStationaryDataflow rs;
+        QVERIFY(rs.ok());
+        const trace::StepTrace& tr = *rs.trace;
         widgets::DataflowView view;
-        view.resize(1366, 768);
-        view.setContext(widgets::makeDataflowContext(w, project.architecture, pm->mapping, level));
-        view.setTensor(1);
+        rs.showIn(view, QSize(1366, 768));
         view.setFrame(tr.frame(100), tr.frame(99));
 
         QTemporaryDir dir;
