@@ -6,6 +6,7 @@
 //  * on tiny layers it reaches the optimum of a brute force over every permutation and every
 //    integer factorization scored by the cost model (fixed architecture and co-design).
 #include "arch/EnergyModels.h"
+#include "support/ThistleTestArchitecture.h"
 #include "model/Model.h"
 #include "solvers/thistle/NestMapping.h"
 #include "solvers/thistle/NetworkCodesign.h"
@@ -20,32 +21,10 @@
 
 using namespace nestor;
 using namespace nestor::thistle;
+using nestor::test::factorizations;
+using nestor::test::thistleArch;
 
 namespace {
-
-Architecture thistleArch(std::int64_t registers, std::int64_t sramWords, std::int64_t pes)
-{
-    Architecture a;
-    a.name = "thistle-test";
-    StorageLevel dram;
-    dram.name = "DRAM";
-    dram.technology = "DRAM";
-    StorageLevel sram;
-    sram.name = "SRAM";
-    sram.technology = "SRAM";
-    sram.size_words = sramWords;
-    StorageLevel rf;
-    rf.name = "RF";
-    rf.technology = "regfile";
-    rf.size_words = registers;
-    rf.instances = pes;
-    rf.meshX = pes;
-    a.levels = {dram, sram, rf};
-    a.compute.instances = pes;
-    a.compute.meshX = pes;
-    applyEnergyModel(a, "thistle-45nm");
-    return a;
-}
 
 Workload conv(std::int64_t m, std::int64_t c, std::int64_t p, std::int64_t q, std::int64_t r, std::int64_t s)
 {
@@ -53,22 +32,6 @@ Workload conv(std::int64_t m, std::int64_t c, std::int64_t p, std::int64_t q, st
     cp.name = "tiny";
     cp.M = m, cp.C = c, cp.P = p, cp.Q = q, cp.R = r, cp.S = s;
     return makeConv2d(cp);
-}
-
-void factorizations(std::int64_t n, int k, std::vector<std::int64_t>& cur, std::vector<std::vector<std::int64_t>>& out)
-{
-    if (k == 1) {
-        cur.push_back(n);
-        out.push_back(cur);
-        cur.pop_back();
-        return;
-    }
-    for (std::int64_t d = 1; d <= n; ++d)
-        if (n % d == 0) {
-            cur.push_back(d);
-            factorizations(n / d, k - 1, cur, out);
-            cur.pop_back();
-        }
 }
 
 std::int64_t pow2AtLeast(std::int64_t n)

@@ -4,6 +4,7 @@
 // rounding keeps every candidate feasible for Nestor's cost model; ill-posed programs end with
 // an error naming the cause; Ipopt prints nothing unless asked.
 #include "arch/EnergyModels.h"
+#include "support/ThistleTestArchitecture.h"
 #include "model/Model.h"
 #include "solvers/thistle/GpSolver.h"
 #include "solvers/thistle/LogSumExp.h"
@@ -21,32 +22,10 @@
 
 using namespace nestor;
 using namespace nestor::thistle;
+using nestor::test::factorizations;
+using nestor::test::thistleArch;
 
 namespace {
-
-Architecture thistleArch(std::int64_t registers, std::int64_t sramWords, std::int64_t pes)
-{
-    Architecture a;
-    a.name = "thistle-test";
-    StorageLevel dram;
-    dram.name = "DRAM";
-    dram.technology = "DRAM";
-    StorageLevel sram;
-    sram.name = "SRAM";
-    sram.technology = "SRAM";
-    sram.size_words = sramWords;
-    StorageLevel rf;
-    rf.name = "RF";
-    rf.technology = "regfile";
-    rf.size_words = registers;
-    rf.instances = pes;
-    rf.meshX = pes;
-    a.levels = {dram, sram, rf};
-    a.compute.instances = pes;
-    a.compute.meshX = pes;
-    applyEnergyModel(a, "thistle-45nm");
-    return a;
-}
 
 Workload tinyLayer()
 {
@@ -68,23 +47,6 @@ ProgramSpec fixedSpec(const Architecture& a)
     s.eMac_pJ = a.compute.mac_energy_pJ;
     s.tech = Technology::thistle45nm();
     return s;
-}
-
-// Every ordered factorization of n into k factors.
-void factorizations(std::int64_t n, int k, std::vector<std::int64_t>& cur, std::vector<std::vector<std::int64_t>>& out)
-{
-    if (k == 1) {
-        cur.push_back(n);
-        out.push_back(cur);
-        cur.pop_back();
-        return;
-    }
-    for (std::int64_t d = 1; d <= n; ++d)
-        if (n % d == 0) {
-            cur.push_back(d);
-            factorizations(n / d, k - 1, cur, out);
-            cur.pop_back();
-        }
 }
 
 std::vector<double> inY(const ThistleProgram& prog, const std::vector<double>& x)

@@ -199,20 +199,11 @@ QString adoptDesign(ProjectDocument& doc, const Architecture& design, const QStr
     if (const QString error = checkArchitecture(p, candidate); !error.isEmpty()) return error;
     if (const Diagnostics errors = mapping.validate(pw->workload, candidate); !errors.empty()) return diagnosticsText(errors);
 
-    const QString unique = uniqueMappingName(p, name);
-    ProjectMapping pm;
-    pm.workload = workload.toStdString();
-    pm.mapping = mapping;
-    pm.mapping.name = unique.toStdString();
-    if (added) *added = unique;
-    const QString text = QObject::tr("Use the design for %1 (mapping %2)").arg(workload, unique);
-    auto* compound = new CompoundCommand(&doc, text);
-    new ChangeValueCommand<Architecture>(&doc, text, ProjectChange::architecture(-1, QStringLiteral("design")),
+    auto* compound = new CompoundCommand(&doc, QObject::tr("Use the design for %1").arg(workload));
+    new ChangeValueCommand<Architecture>(&doc, compound->text(), ProjectChange::architecture(-1, QStringLiteral("design")),
                                          [](Project& pr) { return &pr.architecture; }, std::move(candidate),
                                          ChangeValueCommand<Architecture>::kNoMerge, {}, compound);
-    new ListElementCommand<ProjectMapping>(&doc, text, ProjectChange::mapping(ProjectChange::Kind::Added, unique),
-                                           [](Project& pr) { return &pr.mappings; }, ListElementCommand<ProjectMapping>::Action::Insert,
-                                           int(p.mappings.size()), std::move(pm), compound);
+    addMappingCommand(doc, workload, mapping, name, added, compound);
     doc.undoStack()->push(compound);
     return {};
 }

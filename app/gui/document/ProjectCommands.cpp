@@ -400,17 +400,24 @@ QString addMapping(ProjectDocument& doc, const QString& workload, const Mapping&
     if (!p.findWorkload(workload.toStdString())) return tr("There is no layer named \"%1\".").arg(workload);
     if (mapping.levels.size() != p.architecture.levels.size())
         return tr("The mapping has %1 levels; the architecture has %2.").arg(mapping.levels.size()).arg(p.architecture.levels.size());
-    const QString unique = uniqueMappingName(p, name);
+    doc.undoStack()->push(addMappingCommand(doc, workload, mapping, name, added));
+    return {};
+}
+
+QUndoCommand* addMappingCommand(ProjectDocument& doc, const QString& workload, const Mapping& mapping, const QString& name,
+                                QString* added, QUndoCommand* parent)
+{
+    const QString unique = uniqueMappingName(doc.project(), name);
     ProjectMapping pm;
     pm.workload = workload.toStdString();
     pm.mapping = mapping;
     pm.mapping.name = unique.toStdString();
     if (added) *added = unique;
-    doc.undoStack()->push(new ListElementCommand<ProjectMapping>(
-        &doc, QObject::tr("Add mapping %1").arg(unique), ProjectChange::mapping(ProjectChange::Kind::Added, unique),
-        [](Project& pr) { return &pr.mappings; }, ListElementCommand<ProjectMapping>::Action::Insert, int(p.mappings.size()),
-        std::move(pm)));
-    return {};
+    return new ListElementCommand<ProjectMapping>(&doc, QObject::tr("Add mapping %1").arg(unique),
+                                                  ProjectChange::mapping(ProjectChange::Kind::Added, unique),
+                                                  [](Project& pr) { return &pr.mappings; },
+                                                  ListElementCommand<ProjectMapping>::Action::Insert, int(doc.project().mappings.size()),
+                                                  std::move(pm), parent);
 }
 
 QString setStorageLevel(ProjectDocument& doc, int index, const StorageLevel& level, const QString& field)

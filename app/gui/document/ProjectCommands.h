@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+class QUndoCommand;
+
 namespace nestor::app {
 
 class ProjectDocument;
@@ -53,6 +55,10 @@ QString duplicateWorkload(ProjectDocument& doc, int index);
 // name derived from it ("name-2", ...) when it is taken; *added receives the name used.
 QString addMapping(ProjectDocument& doc, const QString& workload, const Mapping& mapping, const QString& name,
                    QString* added = nullptr);
+// The undo command addMapping pushes (the workload must exist), built as a child of `parent`
+// for an edit of several parts; *added receives the name used.
+QUndoCommand* addMappingCommand(ProjectDocument& doc, const QString& workload, const Mapping& mapping, const QString& name,
+                                QString* added, QUndoCommand* parent = nullptr);
 QString uniqueMappingName(const Project& p, const QString& base);
 
 // Architecture. `field` names the property edited (e.g. "size_words"); consecutive edits of
