@@ -6,21 +6,6 @@
 #include <cmath>
 
 namespace nestor::model {
-namespace {
-
-// Product of the spatial bounds (residuals ignored) of every level above `level`.
-std::pair<std::int64_t, std::int64_t> spatialExpansion(const Mapping& m, int level)
-{
-    std::int64_t x = 1, y = 1;
-    for (int i = 0; i < level; ++i) {
-        for (const auto& l : m.levels[i].spatialX) x *= l.bound;
-        for (const auto& l : m.levels[i].spatialY) y *= l.bound;
-    }
-    return {x, y};
-}
-
-} // namespace
-
 void applyEnergyAndTiming(const Architecture& a, const Mapping& m, const std::vector<std::vector<TensorCounts>>& counts,
                           Evaluation& ev)
 {
@@ -63,10 +48,10 @@ void applyEnergyAndTiming(const Architecture& a, const Mapping& m, const std::ve
 
     ev.compute_energy_pJ = static_cast<double>(ev.macs) * a.compute.mac_energy_pJ;
     ev.energy_pJ = ev.compute_energy_pJ;
+    std::int64_t ex = 1, ey = 1;  // products of the spatial bounds (residuals ignored) of the levels above
     for (int i = 0; i < a.numLevels(); ++i) {
         const auto& lvl = a.levels[i];
         auto& ls = ev.levels[i];
-        const auto [ex, ey] = spatialExpansion(m, i);
         const std::int64_t expansion = ex * ey;
         const std::int64_t clusters = std::min(expansion, lvl.instances / std::max(1, lvl.cluster_size));
         const double clusterFactor = expansion > 0 ? static_cast<double>(clusters) / static_cast<double>(expansion) : 1.0;
@@ -89,6 +74,8 @@ void applyEnergyAndTiming(const Architecture& a, const Mapping& m, const std::ve
                                std::max(1.0, ls.average_busy_instances);
         ls.energy_pJ += ls.leakage_energy_pJ;
         ev.energy_pJ += ls.energy_pJ;
+        for (const auto& l : m.levels[i].spatialX) ex *= l.bound;
+        for (const auto& l : m.levels[i].spatialY) ey *= l.bound;
     }
     const double macInstances = static_cast<double>(std::max<std::int64_t>(1, a.compute.instances));
     ev.utilization = ev.cycles > 0 ? static_cast<double>(ev.macs) / (macInstances * static_cast<double>(ev.cycles)) : 0.0;

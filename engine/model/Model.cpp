@@ -51,14 +51,17 @@ public:
     {
         const std::size_t key = static_cast<std::size_t>(level * w_.numTensors() + tensor);
         if (done_[key] == 2 || (ratioOnly && done_[key] == 1)) return cache_[key];
-        if (!stepsReady_[tensor]) {
-            model::projectSteps(w_, n_, tensor, steps_[tensor]);
-            stepsReady_[tensor] = 1;
-        }
+        // The step vectors are projected only for a stage the search's memo does not recall.
         model::StageSpec s = model::stageSpecFor(w_, m_, n_, steps_[tensor], o_, level, tensor, ratioOnly);
         s.walkWork = &walkWork_;
         try {
-            model::analyzeStage(s, cache_[key]);
+            if (!model::recallStage(s, cache_[key])) {
+                if (!stepsReady_[tensor]) {
+                    model::projectSteps(w_, n_, tensor, steps_[tensor]);
+                    stepsReady_[tensor] = 1;
+                }
+                model::analyzeNewStage(s, cache_[key]);
+            }
         } catch (const model::ExactBudgetExceeded& e) {
             throw model::ExactBudgetExceeded(std::string(e.what()) + " for " + w_.tensors[tensor].name + " from " +
                                              a_.levels[level].name + " to the level below");
@@ -114,20 +117,23 @@ struct SigValue {
 // Accesses of each instance of K for the traffic that reaches C through bypassing levels:
 // the stage right above C, then, level by level up to K, each instance sums what its
 // children requested and divides by its own multicast ratio (Timeloop's masking, made exact).
-std::vector<SigValue> accessesThroughBypass(Stages& stages, int K, int C, int t)
+// Into `out` (per-thread scratch of the caller).
+void accessesThroughBypass(Stages& stages, int K, int C, int t, std::vector<SigValue>& out)
 {
-    // Few distinct signatures per level: plain vectors beat maps here.
+    // Few distinct signatures per level: plain vectors beat maps here; per-thread, as every
+    // candidate of a search comes through here.
     using Values = std::vector<std::pair<model::Signature, double>>;
     auto find = [](const Values& v, const model::Signature& s) -> const double* {
         for (const auto& [sig, x] : v)
             if (sig == s) return &x;
         return nullptr;
     };
-    Values value;
+    thread_local Values value, next;
+    value.clear();
     for (const auto& inst : stages.get(C - 1, t).instances) value.push_back({inst.signature, static_cast<double>(inst.accesses)});
     for (int j = C - 2; j >= K; --j) {
         const StageResult& sj = stages.get(j, t, true);
-        Values next;
+        next.clear();
         for (const auto& inst : sj.instances) {
             double sum = 0;
             for (const auto& c : sj.children) {
@@ -138,20 +144,20 @@ std::vector<SigValue> accessesThroughBypass(Stages& stages, int K, int C, int t)
         }
         value.swap(next);
     }
-    std::vector<SigValue> out;
+    out.clear();
     for (const auto& inst : stages.get(K, t, true).instances)
         if (const double* x = find(value, inst.signature)) out.push_back({inst.signature, inst.count, std::llround(*x)});
-    return out;
 }
 
-void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt,
+void fillTensorCounts(const Workload& w, const Architecture& a, const ModelOptions& opt,
                       Stages& stages, int t, Evaluation& ev, std::vector<std::vector<TensorCounts>>& counts)
 {
     const int L = a.numLevels();
     const bool rw = w.tensors[t].readWrite;
-    std::vector<int> keepers;
+    thread_local std::vector<int> keepers;  // per-thread scratch, as below
+    keepers.clear();
     for (int i = 0; i < L; ++i)
-        if (m.keeps(i, t)) keepers.push_back(i);
+        if (ev.levels[i].tensors[t].kept) keepers.push_back(i);  // fillCapacities copied m.keeps(i, t)
     if (keepers.empty()) return;
 
     // Capacity, instances and partitions of each keeping level, from the stage above it.
@@ -194,11 +200,12 @@ void fillTensorCounts(const Workload& w, const Architecture& a, const Mapping& m
         const int C = ai + 1 < keepers.size() ? keepers[ai + 1] : L;  // L = the MACs
         auto& kc = counts[K][t];
         const StageResult& direct = stages.get(C - 1, t);
-        std::vector<SigValue> accesses;
+        thread_local std::vector<SigValue> accesses;
         if (C - 1 == K) {
+            accesses.clear();
             for (const auto& inst : direct.instances) accesses.push_back({inst.signature, inst.count, inst.accesses});
         } else {
-            accesses = accessesThroughBypass(stages, K, C, t);
+            accessesThroughBypass(stages, K, C, t, accesses);
         }
         for (const auto& a_ : accesses) {
             if (rw) {
@@ -259,7 +266,9 @@ void fillCapacities(const Workload& w, const Architecture& a, const Mapping& m, 
     const int L = a.numLevels();
     const int D = w.numDims();
     // Per level: may a dimension leave its residual context above the level's loops?
-    std::array<std::array<bool, 32>, 64> reachable{};  // structuralChecks caps levels at 64
+    // Rows and entries are written before they are read (only [0, L) x [0, D) are): zeroing
+    // the whole tables showed in the search's profile.
+    std::array<std::array<bool, 32>, 64> reachable;  // structuralChecks caps levels at 64
     std::array<bool, 32> seen{};
     for (int i = 0; i < L; ++i) {
         reachable[i] = seen;
@@ -267,7 +276,7 @@ void fillCapacities(const Workload& w, const Architecture& a, const Mapping& m, 
             if (nest.loops[q].residual > 1) seen[nest.loops[q].dim] = true;
     }
     // Extents of the loops at and below each level, full and residual, innermost level first.
-    std::array<std::int64_t, 32> full{}, residual{}, ext{};
+    std::array<std::int64_t, 32> full, residual, ext;
     for (int d = 0; d < D; ++d) full[d] = residual[d] = 1;
     for (int i = L - 1; i >= 0; --i) {
         for (int q = nest.levelBegin[i + 1] - 1; q >= nest.levelBegin[i]; --q) {
@@ -354,7 +363,7 @@ void countAccessesAndTime(const Workload& w, const Architecture& a, const Mappin
             c.updates.entries.clear();
         }
     }
-    for (int t = 0; t < w.numTensors(); ++t) fillTensorCounts(w, a, m, opt, stages, t, ev, counts);
+    for (int t = 0; t < w.numTensors(); ++t) fillTensorCounts(w, a, opt, stages, t, ev, counts);
 
     const StageResult& macStage = stages.get(a.numLevels() - 1, 0);
     ev.macs = macStage.macs;
@@ -392,6 +401,15 @@ void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const 
     fillCapacities(w, a, m, nest, ev);
     checkCapacity(w, a, opt.briefErrors, ev);
     if (!ev.errors.empty()) return;
+    // The memo's prints of this nest serve this evaluation only: forgotten on the way out.
+    struct NestPrints {
+        model::StageMemo* memo;
+        ~NestPrints()
+        {
+            if (memo) memo->forgetNest();
+        }
+    } prints{opt.stageMemo && nest.imperfectDims == 0 ? opt.stageMemo : nullptr};
+    if (prints.memo) prints.memo->adoptNest(nest, w.numDims());
     try {
         countAccessesAndTime(w, a, m, nest, opt, ev);
     } catch (const model::ExactBudgetExceeded& e) {

@@ -25,6 +25,17 @@ using SignatureKinds = std::vector<std::pair<Signature, std::int64_t>>;
 
 void signatureKinds(const NestLayout& nest, int from, int to, SignatureKinds& kinds)
 {
+    if (nest.imperfectDims == 0) {  // no remainder anywhere: one kind, every index alike
+        Signature sig;
+        std::int64_t mult = 1;
+        for (int p = from; p < to; ++p)
+            if (nest.loops[p].spatial()) {
+                sig.push_back(static_cast<std::uint8_t>(Cat::Any));
+                mult *= nest.loops[p].bound;
+            }
+        kinds.assign(1, {sig, mult});
+        return;
+    }
     kinds.assign(1, {Signature(), 1});
     thread_local SignatureKinds next;
     for (int p = from; p < to; ++p) {
@@ -127,13 +138,21 @@ StageDecline analyzePerfectStage(const StageFrame& f, StageResult& out)
         if (zeroCarryLinks) return StageDecline::LinksPossible;
     }
 
-    // Tile of one child.
-    const Vec ext = f.extents(0);
-    std::int64_t tileWords = 1;
-    for (int r = 0; r < nRanks; ++r) tileWords *= ext[r];
+    // Tile of one child: per dimension the extent of the loops below (NestLayout::innerExtent,
+    // all dimensions in one pass), then per rank (StageFrame::extents).
     const auto& ranks = w.tensors[spec.tensor].ranks;
     std::array<std::int64_t, 32> extDim;
-    for (int d = 0; d < w.numDims(); ++d) extDim[d] = spec.macStage ? 1 : nest.innerExtent(boundary, d, false);
+    std::fill_n(extDim.begin(), w.numDims(), 1);
+    if (!spec.macStage)
+        for (int p = boundary; p < static_cast<int>(nest.loops.size()); ++p)
+            extDim[nest.loops[p].dim] += (nest.loops[p].bound - 1) * nest.loops[p].stride;
+    Vec ext{};
+    std::int64_t tileWords = 1;
+    for (int r = 0; r < nRanks; ++r) {
+        ext[r] = 1;
+        for (const auto& term : ranks[r]) ext[r] += term.coef * (extDim[term.dim] - 1);
+        tileWords *= ext[r];
+    }
 
     const std::int64_t steps = f.allSteps;
 
@@ -141,10 +160,24 @@ StageDecline analyzePerfectStage(const StageFrame& f, StageResult& out)
     std::array<int, kMaxLoops> canon;
     std::array<std::int64_t, kMaxLoops> partial;
     std::array<std::uint8_t, kMaxLoops> zero;
+    // This pairwise search runs for every stage: carries are told apart by a fold of their
+    // ranks first, and compared on the tensor's ranks only (the rest are zero).
+    std::array<std::uint64_t, kMaxLoops> fold;
+    for (int j = 0; j < k; ++j) {
+        std::uint64_t h = 0;
+        for (int r = 0; r < nRanks; ++r) h = (h ^ static_cast<std::uint64_t>(carry[j][r])) * 0x9e3779b97f4a7c15ull;
+        fold[j] = h;
+    }
+    auto sameCarry = [&](int a, int b) {
+        if (fold[a] != fold[b]) return false;
+        for (int r = 0; r < nRanks; ++r)
+            if (carry[a][r] != carry[b][r]) return false;
+        return true;
+    };
     for (int j = 0; j < k; ++j) {
         canon[j] = j;
         for (int m = 0; m < j; ++m)
-            if (carry[m] == carry[j]) {
+            if (sameCarry(m, j)) {
                 canon[j] = m;
                 break;
             }

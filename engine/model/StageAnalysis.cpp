@@ -39,7 +39,7 @@ StageSpec stageSpecFor(const Workload& w, const Mapping& m, const NestLayout& ne
     s.needDistinct = w.tensors[tensor].readWrite && !ratioOnly;
     s.ratioOnly = ratioOnly;
     bool keptAbove = false;
-    for (int q = 0; q <= level; ++q) keptAbove = keptAbove || m.keeps(q, tensor);
+    for (int q = 0; q <= level && !keptAbove; ++q) keptAbove = m.keeps(q, tensor);
     s.linkStage = keptAbove && (s.macStage || m.keeps(level + 1, tensor));
     return s;
 }
@@ -88,18 +88,37 @@ void analyzeFrom(std::size_t first, const StageSpec& spec, const StageFrame& fra
 
 } // namespace
 
+bool recallStage(const StageSpec& spec, StageResult& out)
+{
+    // Without remainders the perfect form takes nearly every stage: its recent results first.
+    // A result found there is that form's result for this very stage, and is counted as such.
+    StageMemo* memo = spec.options->stageMemo;
+    if (!memo || spec.nest->imperfectDims != 0 || !memo->findPerfect(spec, out)) return false;
+    if (StageStatistics* stats = stageStatistics()) stats->byForm[0].fetch_add(1, std::memory_order_relaxed);
+    return true;
+}
+
 void analyzeStage(const StageSpec& spec, StageResult& out)
 {
+    if (!recallStage(spec, out)) analyzeNewStage(spec, out);
+}
+
+void analyzeNewStage(const StageSpec& spec, StageResult& out)
+{
+    StageMemo* memo = spec.options->stageMemo;
+    const bool recallPerfect = memo && spec.nest->imperfectDims == 0;  // recallStage missed: remember
     StageFrame frame;
     const bool framed = buildStageFrame(spec, frame);
     StageDecline why = StageDecline::NotApplicable;
-    StageMemo* memo = spec.options->stageMemo;
     if (!memo) {
         analyzeFrom(0, spec, frame, framed, why, out);
         return;
     }
-    // The perfect form (the first) is cheaper than a memo lookup: only the others go through it.
-    if (framed && tryForm(0, frame, out, why)) return;
+    // The perfect form (the first) is cheaper than a hashed memo lookup: only the others go through it.
+    if (framed && tryForm(0, frame, out, why)) {
+        if (recallPerfect) memo->rememberPerfect(spec, out);
+        return;
+    }
     if (memo->find(spec, out)) {
         if (StageStatistics* stats = stageStatistics()) stats->memoHits.fetch_add(1, std::memory_order_relaxed);
         return;

@@ -27,18 +27,22 @@ struct Signature {
     Signature() = default;
     explicit Signature(std::size_t n) : size(static_cast<std::uint8_t>(n)) {}
     void push_back(std::uint8_t c) { cat[size++] = c; }
-    bool operator==(const Signature& o) const
-    {
-        return size == o.size && std::equal(cat.begin(), cat.begin() + size, o.cat.begin());
-    }
+    // Plain loops rather than std::equal: signatures are a few bytes, and the library's memcmp
+    // call for each comparison showed in the search's profile.
+    bool operator==(const Signature& o) const { return size == o.size && samePrefix(o, size); }
     bool operator<(const Signature& o) const
     {
         return std::lexicographical_compare(cat.begin(), cat.begin() + size, o.cat.begin(), o.cat.begin() + o.size);
     }
     // This signature is the start of `longer` (an instance and one of its children).
-    bool isPrefixOf(const Signature& longer) const
+    bool isPrefixOf(const Signature& longer) const { return size <= longer.size && samePrefix(longer, size); }
+
+private:
+    bool samePrefix(const Signature& o, int n) const
     {
-        return size <= longer.size && std::equal(cat.begin(), cat.begin() + size, longer.cat.begin());
+        for (int i = 0; i < n; ++i)
+            if (cat[i] != o.cat[i]) return false;
+        return true;
     }
 };
 
@@ -117,5 +121,10 @@ StageResult analyzeStage(const StageSpec& spec);
 std::string stageStatisticsText();
 // Same, into `out` (reusing its storage).
 void analyzeStage(const StageSpec& spec, StageResult& out);
+// analyzeStage in two halves, for a caller that projects the step vectors only when they are
+// needed: recallStage serves a result the search's stage memo holds (perfect stages of nests
+// without remainders; spec.stepVectors is not read), else analyzeNewStage analyses the stage.
+bool recallStage(const StageSpec& spec, StageResult& out);
+void analyzeNewStage(const StageSpec& spec, StageResult& out);
 
 } // namespace nestor::model

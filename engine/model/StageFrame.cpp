@@ -34,6 +34,18 @@ std::int64_t countDistinctOffsets(const StageFrame& f)
     std::int64_t distinct = 1;
     thread_local std::vector<std::uint8_t> values, next;
     for (int r = 0; r < f.nRanks; ++r) {
+        // One progression (or none) on the rank: its bound values, no bitmap needed.
+        int moving = 0;
+        std::int64_t onlyBound = 1;
+        for (int p = f.leafPos; p < f.boundary; ++p)
+            if (steps[p][r] != 0) {
+                ++moving;
+                onlyBound = nest.loops[p].bound;
+            }
+        if (moving <= 1) {
+            distinct *= onlyBound;
+            continue;
+        }
         values.assign(1, 1);
         for (int p = f.leafPos; p < f.boundary; ++p) {
             const std::int64_t step = steps[p][r];
@@ -100,31 +112,46 @@ bool buildStageFrame(const StageSpec& spec, StageFrame& f)
     f.nRanks = static_cast<int>(w.tensors[spec.tensor].ranks.size());
     if (f.leafPos > static_cast<int>(f.temporalIndex.size()) || f.boundary - f.leafPos > kMaxLoops) return false;
 
+    // Counts in locals, written to the frame at the end: the frame's fields, read back through
+    // `f` after every store to its tables, cost as much as the rest of this function.
+    int k = 0;
+    std::int64_t instances = 1, allSteps = 1, fanX = 1, fanY = 1;
     for (int p = 0; p < f.leafPos; ++p) {
         const NestLoop& l = nest.loops[p];
         if (l.spatial()) {
-            f.instances *= l.bound;
+            instances *= l.bound;
             continue;
         }
-        if (f.k == kMaxLoops) return false;
-        f.temporalIndex[p] = f.k;
-        f.temporal[f.k++] = p;
-        f.allSteps *= l.bound;
+        if (k == kMaxLoops) return false;
+        f.temporalIndex[p] = k;
+        f.temporal[k++] = p;
+        allSteps *= l.bound;
     }
     for (int p = f.leafPos; p < f.boundary; ++p)
-        (nest.loops[p].kind == LoopKind::SpatialX ? f.fanX : f.fanY) *= nest.loops[p].bound;
-    f.children = f.fanX * f.fanY;
+        (nest.loops[p].kind == LoopKind::SpatialX ? fanX : fanY) *= nest.loops[p].bound;
+    f.k = k;
+    f.instances = instances;
+    f.allSteps = allSteps;
+    f.fanX = fanX;
+    f.fanY = fanY;
+    f.children = fanX * fanY;
 
     const auto& steps = *spec.stepVectors;
+    const int nRanks = f.nRanks;
     Vec innerSpan{};
-    for (int j = f.k - 1; j >= 0; --j) {
-        const Vec& v = steps[f.temporal[j]];
-        f.carry[j] = Vec{};
-        for (int r = 0; r < f.nRanks; ++r) f.carry[j][r] = v[r] - innerSpan[r];
-        for (int r = 0; r < f.nRanks; ++r) innerSpan[r] += (nest.loops[f.temporal[j]].bound - 1) * v[r];
+    for (int j = k - 1; j >= 0; --j) {
+        const Vec& v = steps[static_cast<std::size_t>(f.temporal[j])];
+        const std::int64_t trips = nest.loops[static_cast<std::size_t>(f.temporal[j])].bound - 1;
+        Vec c{};
+        for (int r = 0; r < nRanks; ++r) {
+            c[r] = v[r] - innerSpan[r];
+            innerSpan[r] += trips * v[r];
+        }
+        f.carry[j] = c;
     }
 
-    const int nLoops = static_cast<int>(nest.loops.size());
+    // Remainders: none to find when no dimension has one (every stage of a PFM search).
+    const int nLoops = nest.imperfectDims == 0 ? 0 : static_cast<int>(nest.loops.size());
     for (int p = 0; p < nLoops; ++p) {
         const NestLoop& l = nest.loops[p];
         if (l.residual == l.bound) continue;

@@ -6,13 +6,16 @@
 // result the analysis would compute again, bit for bit; the walker's work is charged again on
 // a hit, so the per-evaluation work budget stops the same evaluations with or without the memo.
 // analyzeStage consults it only for stages the perfect closed form does not take (for those a
-// lookup costs more than the analysis).
+// hashed lookup costs more than the analysis). For those, in nests without remainders, it
+// keeps the form's latest results per (level, tensor) instead: comparing a short key with a
+// few of them is cheaper than the analysis, and a search's next candidate often repeats them.
 //
 // The stage also reads the workload's bounds and tensors, which are not in the key: the memo
 // forgets everything when evaluate() brings another workload (adoptWorkload). A search thread
 // owns one per run; not thread-safe.
 #include "model/StageAnalysis.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +35,20 @@ public:
     // Stores the result of the stage last passed to find() (that missed), which took `work` walker steps.
     void remember(const StageResult& result, std::uint64_t work);
 
+    // Once per evaluation, after its nest is built: 64-bit prints of the nest's loop prefixes and
+    // of the extents below each level, and those extents. findPerfect compares a stage's print
+    // before its key: a print that differs rules an entry out at once, an equal one is confirmed
+    // on the whole key (a colliding print costs a lookup, never a wrong result). They serve
+    // stages of that nest until forgetNest(), which evaluate() calls before it returns.
+    void adoptNest(const NestLayout& nest, int dims);
+    void forgetNest() { printedNest_ = nullptr; }
+    // The perfect closed form's result for the stage, if one of its latest results for this
+    // (level, tensor) had the same inputs. Only for nests without remainders (imperfectDims == 0).
+    bool findPerfect(const StageSpec& spec, StageResult& out);
+    // Stores the perfect form's result for the stage (after findPerfect missed it), replacing the
+    // least recently used of its (level, tensor)'s results.
+    void rememberPerfect(const StageSpec& spec, const StageResult& result);
+
     std::int64_t hits() const { return hits_; }
     std::int64_t misses() const { return misses_; }
 
@@ -42,6 +59,10 @@ private:
         std::uint64_t work = 0;  // walker steps the analysis spent
     };
     void buildKey(const StageSpec& spec);
+    void buildPerfectKey(const StageSpec& spec, std::vector<std::int64_t>& key) const;
+    bool perfectKeyMatches(const std::vector<std::int64_t>& key, const StageSpec& spec) const;
+    const std::int64_t* extentsBelow(const StageSpec& spec, std::array<std::int64_t, 32>& scratch) const;
+    std::uint64_t perfectPrint(const StageSpec& spec) const;
 
     // Direct-mapped: a newer stage replaces the one in its slot (bounded memory, no eviction policy).
     static constexpr std::size_t kSlots = 4096;
@@ -51,6 +72,28 @@ private:
     const Workload* workload_ = nullptr;
     std::vector<std::int64_t> workloadPrint_;  // its bounds and tensors, flattened
     std::vector<std::int64_t> printScratch_;
+    // Per (level, tensor): the perfect form's latest results, the least recently used replaced.
+    static constexpr std::size_t kPerfectWays = 8;
+    struct PerfectSlot {
+        std::array<Entry, kPerfectWays> ways;
+        std::array<std::uint64_t, kPerfectWays> prints{};  // each one's stage print (adoptNest), side by side
+        std::array<std::uint64_t, kPerfectWays> used{};    // when each was last stored or found
+        std::uint64_t clock = 0;
+    };
+    PerfectSlot& perfectSlot(const StageSpec& spec);
+    // The results are worth keeping only while candidates repeat them (annealing, not random
+    // sampling): after a window of lookups with fewer than one hit in kPerfectSampling, only every
+    // kPerfectSampling-th stage is looked up and remembered (enough to notice repeats coming back).
+    static constexpr std::int64_t kPerfectWindow = 4096, kPerfectSampling = 16;
+    std::int64_t perfectLookups_ = 0, perfectHits_ = 0, perfectTick_ = 0;
+    bool perfectUseful_ = true;
+    bool perfectActive_ = false;  // the stage last passed to findPerfect() was looked up
+    std::vector<PerfectSlot> perfect_;
+    const NestLayout* printedNest_ = nullptr;  // the nest adoptNest() printed
+    std::vector<std::int64_t> nestKey_;        // its loops as in a perfect key: (packed, bound) each
+    std::vector<std::uint64_t> prefixPrint_;   // [p]: of its loops [0, p)
+    std::vector<std::uint64_t> belowPrint_;    // [level]: of the extents below the level's children
+    std::vector<std::int64_t> belowExtent_;    // [level * dims + dim]: those extents
     std::int64_t hits_ = 0, misses_ = 0;
 };
 
