@@ -7,11 +7,11 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <tuple>
-#include <unordered_map>
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <tuple>
+#include <unordered_map>
 
 namespace nestor::thistle {
 
@@ -32,7 +32,7 @@ std::vector<std::int64_t> distinctPrimeFactors(std::int64_t n)
 std::int64_t powerOfTwoAtLeast(double words)
 {
     std::int64_t p = 1;
-    while (static_cast<double>(p) < words) p *= 2;
+    while (static_cast<double>(p) < words && p < (std::int64_t{1} << 62)) p *= 2;
     return p;
 }
 
@@ -111,8 +111,12 @@ struct FactorMove {
 std::vector<std::int64_t> divisorsAboveOne(std::int64_t n)
 {
     std::vector<std::int64_t> d;
-    for (std::int64_t f = 2; f <= n; ++f)
-        if (n % f == 0) d.push_back(f);
+    for (std::int64_t f = 1; f * f <= n; ++f)
+        if (n % f == 0) {
+            if (f > 1) d.push_back(f);
+            if (n / f != f) d.push_back(n / f);
+        }
+    std::sort(d.begin(), d.end());
     return d;
 }
 
@@ -195,7 +199,14 @@ public:
     {
     }
 
-    bool stopped() const { return stats.evaluations >= o_.polishEvaluations || (o_.cancel && o_.cancel->load()); }
+    // The budget counts the designs scored by the model and, so that a layer with huge trip
+    // counts (thousands of divisors, hence of neighbours that do not fit) cannot stall the
+    // climb, the designs sized at all (20 per evaluation allowed).
+    bool stopped() const
+    {
+        return stats.evaluations >= o_.polishEvaluations || sized_ >= 20 * static_cast<std::int64_t>(o_.polishEvaluations) ||
+               (o_.cancel && o_.cancel->load());
+    }
 
     // The design scored by the cost model, once per design whichever climb reaches it; nullopt
     // when it does not fit or the model refuses it.
@@ -204,6 +215,7 @@ public:
         auto [it, fresh] = scored_.try_emplace(keyOf(n.perm, n.trips));
         if (!fresh) return it->second;
         PerPermutation& pp = perPermutation(n.perm);
+        ++sized_;
         if (const std::optional<RoundedCandidate> rc = sizeDesign(spec_, *pp.counter, n.trips, false)) {
             const Mapping m = toMapping(pp.nest, n.trips, L_.w.name + "-thistle");
             const Evaluation e = evaluate(L_.w, spec_.codesign ? architecture(*rc) : base_, m, ModelOptions{});
@@ -268,6 +280,7 @@ private:
     const ProgramSpec& spec_;
     const OptimizeOptions& o_;
     std::unordered_map<DesignKey, std::optional<Design>, KeyHash> scored_;
+    std::int64_t sized_ = 0;
 
     // Per loop order: the nest and Algorithm 1's expressions (built once).
     struct PerPermutation {
