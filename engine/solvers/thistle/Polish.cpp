@@ -162,17 +162,33 @@ std::vector<PolishNeighbour> polishNeighbours(const ThistleLayer& L, const Permu
     return out;
 }
 
+namespace {
+
+// Calls fn(neighbour) for each pair of prime moves, one at a time: there can be tens of
+// thousands of them, not worth holding at once. fn returns false to stop.
+template <class Fn>
+void forEachPairNeighbour(const ThistleLayer& L, const Permutation& perm, const std::vector<std::int64_t>& trips, Fn&& fn)
+{
+    const std::vector<FactorMove> moves = factorMoves(L, trips, false);
+    PolishNeighbour n{perm, trips};
+    for (std::size_t i = 0; i < moves.size(); ++i)
+        for (std::size_t j = i + 1; j < moves.size(); ++j) {
+            n.trips = trips;
+            apply(n.trips, moves[i]);
+            if (!apply(n.trips, moves[j])) continue;
+            if (!fn(n)) return;
+        }
+}
+
+} // namespace
+
 std::vector<PolishNeighbour> polishPairNeighbours(const ThistleLayer& L, const Permutation& perm, const std::vector<std::int64_t>& trips)
 {
     std::vector<PolishNeighbour> out;
-    const std::vector<FactorMove> moves = factorMoves(L, trips, false);
-    for (std::size_t i = 0; i < moves.size(); ++i)
-        for (std::size_t j = i + 1; j < moves.size(); ++j) {
-            PolishNeighbour n{perm, trips};
-            apply(n.trips, moves[i]);
-            if (!apply(n.trips, moves[j])) continue;
-            out.push_back(std::move(n));
-        }
+    forEachPairNeighbour(L, perm, trips, [&](const PolishNeighbour& n) {
+        out.push_back(n);
+        return true;
+    });
     return out;
 }
 
@@ -238,17 +254,17 @@ public:
     {
         while (!stopped()) {
             const Design* step = nullptr;
-            auto consider = [&](const std::vector<PolishNeighbour>& neighbours) {
-                for (const PolishNeighbour& n : neighbours) {
-                    if (stopped()) break;
-                    const std::optional<Design>& d = score(n);
-                    if (d && better(*d, step ? *step : current, o_.objective)) step = &*d;
-                }
+            auto consider = [&](const PolishNeighbour& n) {
+                if (stopped()) return false;
+                const std::optional<Design>& d = score(n);
+                if (d && better(*d, step ? *step : current, o_.objective)) step = &*d;
+                return true;
             };
-            consider(polishNeighbours(L_, current.perm, current.trips));
+            for (const PolishNeighbour& n : polishNeighbours(L_, current.perm, current.trips))
+                if (!consider(n)) break;
             // A factor traded between two dimensions keeps the PEs used (or a capacity) the
             // same, which no single move does.
-            if (!step && pairs) consider(polishPairNeighbours(L_, current.perm, current.trips));
+            if (!step && pairs) forEachPairNeighbour(L_, current.perm, current.trips, consider);
             if (!step) break;
             current = *step;
             ++stats.improvements;
