@@ -99,11 +99,37 @@ void showAndPaint(const trace::StepTrace& tr, widgets::DataflowView& view, QImag
     }
 }
 
-void setUp(widgets::DataflowView& view, const ProjectWorkload& pw, const Architecture& a, const Mapping& m, const Shown& s)
+// One mapping of a project as the Dataflow tab first shows it, at 1366 x 768.
+struct Shown1366 {
+    Shown1366(const Project& p, const ProjectMapping& pm, const ProjectWorkload& pw)
+        : project(p), mapping(pm), layer(pw), shown(shownByDefault(pw.workload, p.architecture, pm.mapping)),
+          trace(pw.workload, p.architecture, pm.mapping, shown.level)
+    {
+        view.resize(1366, 768);
+        view.setContext(widgets::makeDataflowContext(pw.workload, p.architecture, pm.mapping, shown.level));
+        view.setTensor(shown.tensor);
+        image = QImage(view.size(), QImage::Format_ARGB32_Premultiplied);
+    }
+    const Project& project;
+    const ProjectMapping& mapping;
+    const ProjectWorkload& layer;
+    Shown shown;
+    trace::StepTrace trace;
+    widgets::DataflowView view;
+    QImage image;
+};
+
+// Calls fn(Shown1366&) for every mapping of the project file (examples/...).
+template <class Fn>
+void forEachMapping(const std::string& file, Fn&& fn)
 {
-    view.resize(1366, 768);
-    view.setContext(widgets::makeDataflowContext(pw.workload, a, m, s.level));
-    view.setTensor(s.tensor);
+    const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/" + file);
+    for (const ProjectMapping& pm : p.mappings) {
+        const ProjectWorkload* pw = p.findWorkload(pm.workload);
+        if (!pw) continue;
+        Shown1366 m(p, pm, *pw);
+        fn(m);
+    }
 }
 
 } // namespace
@@ -118,15 +144,10 @@ int main(int argc, char** argv)
 
     std::printf("Playing the gallery, %d steps from step 0 per mapping, view 1366 x 768 (ms per step)\n", played);
     try {
-        const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/teaching/dataflows.yaml");
-        for (const ProjectMapping& pm : p.mappings) {
-            const ProjectWorkload* pw = p.findWorkload(pm.workload);
-            if (!pw) continue;
-            const Shown s = shownByDefault(pw->workload, p.architecture, pm.mapping);
-            const trace::StepTrace tr(pw->workload, p.architecture, pm.mapping, s.level);
-            widgets::DataflowView view;
-            setUp(view, *pw, p.architecture, pm.mapping, s);
-            QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+        forEachMapping("teaching/dataflows.yaml", [&](Shown1366& m) {
+            const trace::StepTrace& tr = m.trace;
+            widgets::DataflowView& view = m.view;
+            QImage& image = m.image;
             Timing t;
             for (std::int64_t step = 0; step < std::min<std::int64_t>(played, tr.numSteps()); ++step) showAndPaint(tr, view, image, step, t);
             // The busiest step (most moves) again, 30 times: its paint without the machine's noise.
@@ -141,12 +162,12 @@ int main(int argc, char** argv)
             }
             std::printf("  %-18s %-12s %-8s steps %8lld  step median %6.2f worst %6.2f  (paint median %6.2f worst %6.2f)  "
                         "%6.0f frames/s  slowest step %lld; busiest %lld (%zu moves, %zu arrows, %zu buses, %zu ends): paint median %6.2f (CPU %6.2f)\n",
-                        pm.mapping.name.c_str(), p.architecture.levels[std::size_t(s.level)].name.c_str(),
-                        pw->workload.tensors[std::size_t(s.tensor)].name.c_str(), static_cast<long long>(tr.numSteps()), st.median,
+                        m.mapping.mapping.name.c_str(), m.project.architecture.levels[std::size_t(m.shown.level)].name.c_str(),
+                        m.layer.workload.tensors[std::size_t(m.shown.tensor)].name.c_str(), static_cast<long long>(tr.numSteps()), st.median,
                         st.worst, sp.median, sp.worst, 1000.0 / st.median, static_cast<long long>(t.slowest), static_cast<long long>(t.busiest),
                         t.busiestMoves, groups, buses, leaves, sb.median, sbCpu.median);
             playOk = playOk && st.median <= 1000.0 / 30 && sb.median <= 1000.0 / 30;
-        }
+        });
     } catch (const std::exception& e) {
         std::printf("  gallery: %s\n", e.what());
         playOk = false;
@@ -154,26 +175,20 @@ int main(int argc, char** argv)
 
     std::printf("Scrubbing VGG-16 conv3_1 to %d random steps per mapping (ms per step)\n", scrubs);
     try {
-        const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
-        for (const ProjectMapping& pm : p.mappings) {
-            const ProjectWorkload* pw = p.findWorkload(pm.workload);
-            if (!pw) continue;
-            const Shown s = shownByDefault(pw->workload, p.architecture, pm.mapping);
-            const trace::StepTrace tr(pw->workload, p.architecture, pm.mapping, s.level);
-            widgets::DataflowView view;
-            setUp(view, *pw, p.architecture, pm.mapping, s);
-            QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+        forEachMapping("eyeriss-like.yaml", [&](Shown1366& m) {
+            const trace::StepTrace& tr = m.trace;
+            QImage& image = m.image;
             std::mt19937_64 rng(42);
             std::uniform_int_distribution<std::int64_t> any(0, tr.numSteps() - 1);
             Timing t;
-            for (int i = 0; i < scrubs; ++i) showAndPaint(tr, view, image, any(rng), t);
+            for (int i = 0; i < scrubs; ++i) showAndPaint(tr, m.view, image, any(rng), t);
             const Stats st = stats(t.step), sp = stats(t.paint);
             std::printf("  %-18s %-12s %-8s steps %10lld  step median %6.2f worst %6.2f  (paint median %6.2f worst %6.2f)\n",
-                        pm.mapping.name.c_str(), p.architecture.levels[std::size_t(s.level)].name.c_str(),
-                        pw->workload.tensors[std::size_t(s.tensor)].name.c_str(), static_cast<long long>(tr.numSteps()), st.median,
+                        m.mapping.mapping.name.c_str(), m.project.architecture.levels[std::size_t(m.shown.level)].name.c_str(),
+                        m.layer.workload.tensors[std::size_t(m.shown.tensor)].name.c_str(), static_cast<long long>(tr.numSteps()), st.median,
                         st.worst, sp.median, sp.worst);
             scrubOk = scrubOk && st.worst <= 100.0;
-        }
+        });
     } catch (const std::exception& e) {
         std::printf("  conv3_1: %s\n", e.what());
         scrubOk = false;

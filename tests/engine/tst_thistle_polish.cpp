@@ -21,7 +21,6 @@
 
 using namespace nestor;
 using namespace nestor::thistle;
-using nestor::test::factorizations;
 using nestor::test::thistleArch;
 
 namespace {
@@ -49,13 +48,6 @@ std::int64_t pow2AtLeast(std::int64_t n)
 double bruteForceBest(const Workload& w, const Architecture& base, bool codesign, double area, Objective objective)
 {
     const ThistleLayer L = makeThistleLayer(w);
-    std::vector<std::vector<std::vector<std::int64_t>>> perDim;
-    for (int d : L.tiled) {
-        std::vector<std::vector<std::int64_t>> f;
-        std::vector<std::int64_t> cur;
-        factorizations(w.bounds[static_cast<std::size_t>(d)], 4, cur, f);
-        perDim.push_back(f);
-    }
     std::vector<int> dramOrder = L.tiled;
     std::sort(dramOrder.begin(), dramOrder.end());
     std::optional<Evaluation> best;
@@ -64,20 +56,9 @@ double bruteForceBest(const Workload& w, const Architecture& base, bool codesign
         std::sort(sramOrder.begin(), sramOrder.end());
         do {
             const TileNest nest = buildNest(L, Permutation{dramOrder, sramOrder});
-            std::vector<std::size_t> idx(perDim.size(), 0);
-            for (;;) {
-                std::vector<std::int64_t> trips(static_cast<std::size_t>(L.numNestVars), 1);
-                for (int d : L.whole) trips[static_cast<std::size_t>(L.varReg[static_cast<std::size_t>(d)])] = w.bounds[static_cast<std::size_t>(d)];
+            test::forEachIntegerDesign(L, [&](const std::vector<std::int64_t>& trips) {
                 std::int64_t pes = 1;
-                for (std::size_t i = 0; i < perDim.size(); ++i) {
-                    const auto& f = perDim[i][idx[i]];
-                    const std::size_t du = static_cast<std::size_t>(L.tiled[i]);
-                    trips[static_cast<std::size_t>(L.varDram[du])] = f[0];
-                    trips[static_cast<std::size_t>(L.varSram[du])] = f[1];
-                    trips[static_cast<std::size_t>(L.varPe[du])] = f[2];
-                    trips[static_cast<std::size_t>(L.varReg[du])] = f[3];
-                    pes *= f[2];
-                }
+                for (int d : L.tiled) pes *= trips[static_cast<std::size_t>(L.varPe[static_cast<std::size_t>(d)])];
                 const Mapping m = toMapping(nest, trips, "brute");
                 Architecture a = base;
                 bool fits = true;
@@ -94,10 +75,7 @@ double bruteForceBest(const Workload& w, const Architecture& base, bool codesign
                     const Evaluation e = evaluate(w, a, m);
                     if (e.valid && (!best || betterEvaluation(e, *best, objective))) best = e;
                 }
-                std::size_t i = 0;
-                while (i < idx.size() && ++idx[i] == perDim[i].size()) idx[i++] = 0;
-                if (i == idx.size()) break;
-            }
+            });
         } while (std::next_permutation(sramOrder.begin(), sramOrder.end()));
     } while (std::next_permutation(dramOrder.begin(), dramOrder.end()));
     return best ? (objective == Objective::Energy ? best->energy_pJ : best->cycles) : INFINITY;

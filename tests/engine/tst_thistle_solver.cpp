@@ -22,7 +22,6 @@
 
 using namespace nestor;
 using namespace nestor::thistle;
-using nestor::test::factorizations;
 using nestor::test::thistleArch;
 
 namespace {
@@ -122,28 +121,14 @@ void TstThistleSolver::relaxedOptimumIsKktAndBoundsBruteForce()
         verifyKkt(prog.gp, r);
 
         // Brute force: every integer factorization of every tiled dimension over its four loops.
-        std::vector<std::vector<std::vector<std::int64_t>>> perDim;
-        for (int d : L.tiled) {
-            std::vector<std::vector<std::int64_t>> f;
-            std::vector<std::int64_t> cur;
-            factorizations(w.bounds[static_cast<std::size_t>(d)], 4, cur, f);
-            perDim.push_back(f);
-        }
         double best = INFINITY;
-        std::vector<std::size_t> idx(perDim.size(), 0);
         const TileNest nest = buildNest(L, perm);
-        for (;;) {
+        test::forEachIntegerDesign(L, [&](const std::vector<std::int64_t>& trips) {
             std::vector<double> x = prog.fixedValue;
-            std::vector<std::int64_t> trips(static_cast<std::size_t>(L.numNestVars), 1);
-            for (int d : L.whole) trips[static_cast<std::size_t>(L.varReg[static_cast<std::size_t>(d)])] = w.bounds[static_cast<std::size_t>(d)];
-            for (std::size_t i = 0; i < perDim.size(); ++i) {
-                const auto& f = perDim[i][idx[i]];
-                const std::size_t du = static_cast<std::size_t>(L.tiled[i]);
-                const int vars[4] = {L.varDram[du], L.varSram[du], L.varPe[du], L.varReg[du]};
-                for (int k = 0; k < 4; ++k) {
-                    x[static_cast<std::size_t>(vars[k])] = static_cast<double>(f[static_cast<std::size_t>(k)]);
-                    trips[static_cast<std::size_t>(vars[k])] = f[static_cast<std::size_t>(k)];
-                }
+            for (int d : L.tiled) {
+                const std::size_t du = static_cast<std::size_t>(d);
+                for (int v : {L.varDram[du], L.varSram[du], L.varPe[du], L.varReg[du]})
+                    x[static_cast<std::size_t>(v)] = static_cast<double>(trips[static_cast<std::size_t>(v)]);
             }
             std::vector<double> logx(x.size());
             for (std::size_t g = 0; g < x.size(); ++g) logx[g] = x[g] > 0 ? std::log(x[g]) : 0.0;
@@ -158,10 +143,7 @@ void TstThistleSolver::relaxedOptimumIsKktAndBoundsBruteForce()
                                      static_cast<double>(w.macs());
                 QVERIFY(exact <= v * (1 + 1e-9));
             }
-            std::size_t i = 0;
-            while (i < idx.size() && ++idx[i] == perDim[i].size()) idx[i++] = 0;
-            if (i == idx.size()) break;
-        }
+        });
         QVERIFY(std::isfinite(best));
         // The relaxation is a lower bound of every integer point and close to the best one.
         QVERIFY2(r.objective <= best * (1 + 1e-6), qPrintable(QString("relaxed %1 vs integer %2").arg(r.objective).arg(best)));

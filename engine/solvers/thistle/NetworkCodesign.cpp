@@ -1,5 +1,7 @@
 #include "solvers/thistle/NetworkCodesign.h"
 
+#include <algorithm>
+
 namespace nestor::thistle {
 
 namespace {
@@ -14,13 +16,12 @@ const LayerOptimization* dominantDesign(const std::vector<const Workload*>& laye
     };
     // A design too small for another layer's smallest tiles (4 registers from a 1x1 layer, for a
     // 3x3 one) cannot be the single architecture.
+    std::vector<MinimumTiles> minimums;
+    for (const Workload* w : layers) minimums.push_back(minimumTiles(*w));
     auto hostsAll = [&](const LayerOptimization& r) {
-        for (const Workload* w : layers) {
-            const MinimumTiles m = minimumTiles(*w);
-            if (m.registers > static_cast<double>(r.best.registers) || m.sramWords > static_cast<double>(r.best.sramWords))
-                return false;
-        }
-        return true;
+        return std::all_of(minimums.begin(), minimums.end(), [&](const MinimumTiles& m) {
+            return m.registers <= static_cast<double>(r.best.registers) && m.sramWords <= static_cast<double>(r.best.sramWords);
+        });
     };
     const LayerOptimization* dominant = nullptr;
     for (const LayerOptimization& r : layerwise)

@@ -108,18 +108,6 @@ struct FactorMove {
     std::int64_t factor;
 };
 
-std::vector<std::int64_t> divisorsAboveOne(std::int64_t n)
-{
-    std::vector<std::int64_t> d;
-    for (std::int64_t f = 1; f * f <= n; ++f)
-        if (n % f == 0) {
-            if (f > 1) d.push_back(f);
-            if (n / f != f) d.push_back(n / f);
-        }
-    std::sort(d.begin(), d.end());
-    return d;
-}
-
 // Every factor (each distinct prime, or with `anyDivisor` every divisor above 1) of each trip
 // count moved to another loop of its dimension.
 std::vector<FactorMove> factorMoves(const ThistleLayer& L, const std::vector<std::int64_t>& trips, bool anyDivisor)
@@ -130,9 +118,11 @@ std::vector<FactorMove> factorMoves(const ThistleLayer& L, const std::vector<std
         const int vars[4] = {L.varDram[du], L.varSram[du], L.varPe[du], L.varReg[du]};
         for (int from : vars) {
             const std::int64_t t = trips[static_cast<std::size_t>(from)];
-            for (std::int64_t f : anyDivisor ? divisorsAboveOne(t) : distinctPrimeFactors(t))
+            for (std::int64_t f : anyDivisor ? divisorsOf(t) : distinctPrimeFactors(t)) {
+                if (f == 1) continue;
                 for (int to : vars)
                     if (to != from) out.push_back({from, to, f});
+            }
         }
     }
     return out;
@@ -202,11 +192,7 @@ struct Design {
     double energy_pJ = 0.0, cycles = 0.0;
 };
 
-bool better(const Design& a, const Design& b, Objective o)
-{
-    if (o == Objective::Energy) return a.energy_pJ < b.energy_pJ || (a.energy_pJ == b.energy_pJ && a.cycles < b.cycles);
-    return a.cycles < b.cycles || (a.cycles == b.cycles && a.energy_pJ < b.energy_pJ);
-}
+bool better(const Design& a, const Design& b, Objective o) { return betterFigures(a.energy_pJ, a.cycles, b.energy_pJ, b.cycles, o); }
 
 class Climber {
 public:
@@ -244,8 +230,9 @@ public:
     // The result in full: sizes, the solver's figures, the architecture, the model's evaluation.
     SolvedCandidate rebuild(const Design& d)
     {
-        const std::optional<RoundedCandidate> rc = sizeDesign(spec_, *perPermutation(d.perm).counter, d.trips, true);
-        return scoreDesign(L_, base_, spec_.codesign, d.perm, *rc);
+        PerPermutation& pp = perPermutation(d.perm);
+        const std::optional<RoundedCandidate> rc = sizeDesign(spec_, *pp.counter, d.trips, true);
+        return scoreDesign(L_, base_, spec_.codesign, d.perm, pp.nest, *rc);
     }
 
     // Best-improvement steps until no neighbour improves (pairs of factor moves looked at only

@@ -11,18 +11,6 @@ namespace nestor::thistle {
 
 namespace {
 
-std::vector<std::int64_t> divisorsOf(std::int64_t n)
-{
-    std::vector<std::int64_t> d;
-    for (std::int64_t i = 1; i * i <= n; ++i)
-        if (n % i == 0) {
-            d.push_back(i);
-            if (i != n / i) d.push_back(n / i);
-        }
-    std::sort(d.begin(), d.end());
-    return d;
-}
-
 std::vector<std::int64_t> nearest(std::vector<std::int64_t> values, double target, int count)
 {
     const double lt = std::log(std::max(target, 1e-300));
@@ -81,6 +69,18 @@ private:
 };
 
 } // namespace
+
+std::vector<std::int64_t> divisorsOf(std::int64_t n)
+{
+    std::vector<std::int64_t> d;
+    for (std::int64_t i = 1; i * i <= n; ++i)
+        if (n % i == 0) {
+            d.push_back(i);
+            if (i != n / i) d.push_back(n / i);
+        }
+    std::sort(d.begin(), d.end());
+    return d;
+}
 
 double designArea_um2(const Technology& t, std::int64_t registers, std::int64_t sramWords, double pes)
 {

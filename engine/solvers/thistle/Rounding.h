@@ -38,6 +38,9 @@ double designArea_um2(const Technology& t, std::int64_t registers, std::int64_t 
 // co-design eps_R = sigma_R R and eps_S = sigma_S sqrt(S).
 double solverEnergy_pJ(const ProgramSpec& spec, const ThistleCounts& counts, std::int64_t registers, std::int64_t sramWords);
 
+// Every divisor of n, ascending.
+std::vector<std::int64_t> divisorsOf(std::int64_t n);
+
 // The `count` divisors of n (powers of two) nearest to `target` in log distance.
 std::vector<std::int64_t> nearestDivisors(std::int64_t n, double target, int count);
 std::vector<std::int64_t> nearestPowersOfTwo(double target, int count);

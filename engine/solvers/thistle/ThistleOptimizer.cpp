@@ -138,20 +138,25 @@ void climbFrom(LayerOptimization& r, const Workload& w, const Architecture& base
     adopt(r, std::move(best), st, o.objective, origin);
 }
 
+bool betterFigures(double energyA, double cyclesA, double energyB, double cyclesB, Objective o)
+{
+    if (o == Objective::Energy) return energyA < energyB || (energyA == energyB && cyclesA < cyclesB);
+    return cyclesA < cyclesB || (cyclesA == cyclesB && energyA < energyB);
+}
+
 bool betterEvaluation(const Evaluation& a, const Evaluation& b, Objective o)
 {
-    if (o == Objective::Energy) return a.energy_pJ < b.energy_pJ || (a.energy_pJ == b.energy_pJ && a.cycles < b.cycles);
-    return a.cycles < b.cycles || (a.cycles == b.cycles && a.energy_pJ < b.energy_pJ);
+    return betterFigures(a.energy_pJ, static_cast<double>(a.cycles), b.energy_pJ, static_cast<double>(b.cycles), o);
 }
 
 SolvedCandidate scoreDesign(const ThistleLayer& L, const Architecture& base, bool codesign, const Permutation& perm,
-                            const RoundedCandidate& rc)
+                            const TileNest& nest, const RoundedCandidate& rc)
 {
     SolvedCandidate sc;
     sc.perm = perm;
     sc.trips = rc.trips;
     sc.arch = codesign ? codesignArchitecture(base, rc.registers, rc.sramWords, rc.pes) : base;
-    sc.mapping = toMapping(buildNest(L, perm), rc.trips, L.w.name + "-thistle");
+    sc.mapping = toMapping(nest, rc.trips, L.w.name + "-thistle");
     sc.eval = evaluate(L.w, sc.arch, sc.mapping, ModelOptions{});
     sc.solverEnergy_pJ = rc.solverEnergy_pJ;
     sc.solverCycles = rc.solverCycles;
@@ -281,8 +286,9 @@ LayerOptimization optimizeLayer(const Workload& w, const Architecture& arch, con
         const std::size_t wanted = std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidatesPerPermutation)));
         std::size_t keep = wanted;
         while (keep < cands.size() && keep < wanted + kMaxTied && key(cands[keep]) == key(cands[keep - 1])) ++keep;
+        const TileNest nest = buildNest(L, perm);
         for (std::size_t c = 0; c < keep; ++c) {
-            SolvedCandidate sc = scoreDesign(L, arch, o.codesign, perm, cands[c]);
+            SolvedCandidate sc = scoreDesign(L, arch, o.codesign, perm, nest, cands[c]);
             ++out.evaluated;
             if (!sc.eval.valid) continue;
             sc.relaxedObjective = s.res.objective;

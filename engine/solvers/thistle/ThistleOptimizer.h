@@ -74,13 +74,14 @@ struct LayerOptimization {
 };
 
 // Decides between two model-scored designs: the objective first, the other figure breaks ties.
+bool betterFigures(double energyA_pJ, double cyclesA, double energyB_pJ, double cyclesB, Objective objective);
 bool betterEvaluation(const Evaluation& a, const Evaluation& b, Objective objective);
 
 // An integer design scored by the cost model: the architecture (`base`, or in co-design `base`
-// with the design's R, S and PE count), the mapping of `perm` at `design.trips`, evaluate().
-// The candidate's eval says whether the model accepts it.
+// with the design's R, S and PE count), the mapping of `perm` (whose nest is `nest`) at
+// `design.trips`, evaluate(). The candidate's eval says whether the model accepts it.
 SolvedCandidate scoreDesign(const ThistleLayer& layer, const Architecture& base, bool codesign, const Permutation& perm,
-                            const RoundedCandidate& design);
+                            const TileNest& nest, const RoundedCandidate& design);
 
 // The hill climb of Polish.h from `start` (a valid design of the layer `r` optimized, on any
 // architecture within the options' limits); `r.best` takes the result when it is better. With
