@@ -30,6 +30,9 @@ constexpr int kMaxContextStates = 4 * (kMaxTranslations + 1);
 using ContextTransform = TransformOf<kMaxContextStates>;
 // Contexts: per predicate, whether every loop of its set above the current one is at its last iteration.
 constexpr int kMaxContexts = 1 << kMaxIdleSets;
+// Kinds of child with different predicates at one offset (their joint reuse states must fit
+// kMaxContextStates as well).
+constexpr int kMaxSharingKinds = 4;
 
 // One kind of instance: its spatial categories, how many instances have them, and the
 // residual-context predicates that matter to it, each a set of temporal loops (indices into the
@@ -332,9 +335,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         std::uint32_t alwaysSmall = 0;
         bool operator==(const FiguresKey&) const = default;
     };
-    thread_local std::vector<std::pair<FiguresKey, std::optional<Figures>>> known;
-    known.clear();
-    auto figuresOf = [&](const InstanceKind& ik) -> std::optional<Figures> {
+    auto keyOf = [](const InstanceKind& ik) {
         FiguresKey key;
         for (int d : ik.shapeDims) key.shapeDims |= 1u << d;
         key.alwaysSmall = ik.alwaysSmall;
@@ -346,15 +347,116 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             for (; at > 0 && key.sets[at - 1] > mask; --at) key.sets[at] = key.sets[at - 1];
             key.sets[at] = mask;
         }
+        return key;
+    };
+    thread_local std::vector<std::pair<FiguresKey, std::optional<Figures>>> known;
+    known.clear();
+    auto figuresOf = [&](const InstanceKind& ik) -> std::optional<Figures> {
+        const FiguresKey key = keyOf(ik);
         for (const auto& [k2, figures] : known)
             if (k2 == key) return figures;
         known.push_back({key, kindFigures(ik)});
         return known.back().second;
     };
 
+    // The parent's words for children of g different kinds at one offset (no shape predicates
+    // here: the kinds differ only in their idle steps). Each kind keeps its own reuse state and
+    // last busy tile; in a step the parent sends each distinct delta among the busy kinds once.
+    // With tiles of one shape a delta is the whole tile, nothing, or the new words of one move
+    // (the move fixes the previous tile), so the joint state is the kinds' reuse states and a
+    // step's words are those of its distinct (whole or move) deltas.
+    auto sharedOffsetWords = [&](const InstanceKind* const* group, int g) -> std::optional<std::int64_t> {
+        thread_local std::vector<std::vector<int>> setList;
+        setList.clear();
+        std::array<std::uint32_t, kMaxSharingKinds> kindSets{};  // per kind: its sets' bits
+        for (int x = 0; x < g; ++x)
+            for (const std::vector<int>& set : group[x]->whenLast) {
+                int found = -1;
+                for (std::size_t i = 0; i < setList.size() && found < 0; ++i) {
+                    if (setList[i] == set) {
+                        found = static_cast<int>(i);
+                        break;
+                    }
+                    for (int j : set)  // sets of one dimension are nested: only equal ones can share loops
+                        if (std::find(setList[i].begin(), setList[i].end(), j) != setList[i].end()) return std::nullopt;
+                }
+                if (found < 0) {
+                    if (static_cast<int>(setList.size()) == kMaxIdleSets) return std::nullopt;
+                    found = static_cast<int>(setList.size());
+                    setList.push_back(set);
+                }
+                kindSets[static_cast<std::size_t>(x)] |= 1u << found;
+            }
+        const LoopSets sets(setList);
+        const auto& inner = sets.inside;
+        const Vec ext = extents(group[0]->alwaysSmall);
+        const std::int64_t whole = boxWords(ext, nRanks);
+        const std::uint32_t allBits = (1u << sets.count) - 1;
+        TranslationTable<kMaxTranslations> tt;
+        // [loop][idle predicates in force before][kind]: the kind's move into the next busy step
+        thread_local std::array<std::array<std::array<int, kMaxSharingKinds>, kMaxContexts>, kMaxLoops> moveOf;
+        thread_local std::array<std::int64_t, kMaxTranslations> moveWords;
+        for (int j = 0; j < k; ++j)
+            for (std::uint32_t before = 0; before <= allBits; ++before)
+                for (int x = 0; x < g; ++x) {
+                    const std::uint32_t mine = before & kindSets[static_cast<std::size_t>(x)];
+                    if ((mine & ~inner[j]) != 0) continue;  // then the kind's next step is idle as well
+                    Vec d = carry[j];
+                    for (int i = 0; i < sets.count; ++i)
+                        if ((mine >> i) & 1u)
+                            for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[sets.innermost[i]]][r];
+                    int m = tt.find(d, nRanks);
+                    if (m < 0) {
+                        if (tt.count == kMaxTranslations) return std::nullopt;
+                        m = tt.add(d, nRanks, legacy);
+                        moveWords[static_cast<std::size_t>(m)] = whole - overlapWords(ext, ext, d, nRanks);
+                    }
+                    moveOf[j][before][x] = m;
+                }
+        int n = 1;
+        for (int x = 0; x < g; ++x) {
+            n *= tt.states;
+            if (n > kMaxContextStates) return std::nullopt;
+        }
+        auto carryInto = [&](int j, int before, int after) {
+            const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
+            ContextTransform t;
+            t.n = n;
+            for (int s = 0; s < n; ++s) {
+                int rest = s, next = 0, scale = 1;
+                std::array<int, kMaxSharingKinds> sent;  // distinct deltas of this step: -1 whole, else the move
+                int nSent = 0;
+                std::int64_t cost = 0;
+                for (int x = 0; x < g; ++x, scale *= tt.states) {
+                    int sx = rest % tt.states;
+                    rest /= tt.states;
+                    if ((a & kindSets[static_cast<std::size_t>(x)]) == 0) {  // busy after the carry
+                        const int m = moveOf[j][before][x];
+                        const auto [to, moved] = tt.reuse(sx, m, moveWords[static_cast<std::size_t>(m)], whole, legacy);
+                        sx = to;
+                        if (moved > 0) {
+                            const int id = moved == whole ? -1 : m;
+                            if (std::find(sent.begin(), sent.begin() + nSent, id) == sent.begin() + nSent) {
+                                sent[static_cast<std::size_t>(nSent++)] = id;
+                                cost += moved;
+                            }
+                        }
+                    }
+                    next += sx * scale;
+                }
+                t.next[static_cast<std::size_t>(s)] = static_cast<std::uint16_t>(next);
+                t.cost[static_cast<std::size_t>(s)] = cost;
+            }
+            return t;
+        };
+        // The first step: every kind busy, each sent the whole tile (one delta).
+        return whole + composeNest(sets, carryInto, n);
+    };
+
     if (childRemainders) {
-        // Per child: its offset and kind. Kinds must not share offsets: then no delta of one kind
-        // can equal one of another, and the parent's accesses are sums over kinds.
+        // Per child: its offset and kind. The parent sends the children of one offset each
+        // distinct delta among them once: kinds with the same predicates (the same busy steps and
+        // tiles) always agree, kinds that differ are counted together (sharedOffsetWords).
         const int nChildLoops = boundary - leafPos;
         std::vector<std::pair<Vec, int>> placed;
         std::vector<Cat> cats(static_cast<std::size_t>(nChildLoops));
@@ -369,11 +471,6 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         });
         std::sort(placed.begin(), placed.end());
         placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
-        std::vector<std::int64_t> groups(childKinds.size(), 0);  // distinct offsets per kind
-        for (std::size_t i = 0; i < placed.size(); ++i) {
-            if (i > 0 && placed[i].first == placed[i - 1].first) return StageDecline::ChildKindsShareOffset;
-            ++groups[static_cast<std::size_t>(placed[i].second)];
-        }
         // Each (instance kind, child kind) pair with its predicates.
         std::vector<std::vector<InstanceKind>> pairs(instances.size());
         for (std::size_t i = 0; i < instances.size(); ++i)
@@ -393,9 +490,56 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
                 pairs[i].push_back(std::move(kk));
             }
         clearStageResult(out);
+        std::vector<std::int64_t> groups(childKinds.size());  // per kind: the offsets it alone serves
+        std::vector<FiguresKey> keys(childKinds.size());
+        // Offsets served by kinds of different predicates: their kinds (one per predicate set)
+        // and the words the parent sends them.
+        struct Sharing {
+            std::vector<FiguresKey> keys;
+            std::int64_t words = 0;
+        };
+        std::vector<Sharing> sharings;
+        auto declineShared = [&] {
+            clearStageResult(out);
+            return StageDecline::ChildKindsShareOffset;
+        };
         for (std::size_t i = 0; i < instances.size(); ++i) {
+            for (std::size_t c = 0; c < childKinds.size(); ++c)
+                if (!pairs[i][c].neverBusy) keys[c] = keyOf(pairs[i][c]);
+            std::fill(groups.begin(), groups.end(), 0);
+            std::int64_t sharedAccesses = 0;
+            for (std::size_t a = 0; a < placed.size();) {
+                std::array<const InstanceKind*, kMaxSharingKinds> group{};
+                std::array<FiguresKey, kMaxSharingKinds> groupKeys{};
+                int g = 0, first = -1;
+                std::size_t b = a;
+                for (; b < placed.size() && placed[b].first == placed[a].first; ++b) {
+                    const std::size_t c = static_cast<std::size_t>(placed[b].second);
+                    if (pairs[i][c].neverBusy) continue;
+                    if (first < 0) first = static_cast<int>(c);
+                    if (std::find(groupKeys.begin(), groupKeys.begin() + g, keys[c]) != groupKeys.begin() + g) continue;
+                    if (g == kMaxSharingKinds) return declineShared();
+                    groupKeys[static_cast<std::size_t>(g)] = keys[c];
+                    group[static_cast<std::size_t>(g++)] = &pairs[i][c];
+                }
+                a = b;
+                if (g == 1) ++groups[static_cast<std::size_t>(first)];
+                if (g < 2) continue;
+                // (MAC operands are not deltas of tiles: left to the walker)
+                if (spec.macStage) return declineShared();
+                auto known2 = std::find_if(sharings.begin(), sharings.end(), [&](const Sharing& sh) {
+                    return std::equal(sh.keys.begin(), sh.keys.end(), groupKeys.begin(), groupKeys.begin() + g);
+                });
+                if (known2 == sharings.end()) {
+                    const std::optional<std::int64_t> words = sharedOffsetWords(group.data(), g);
+                    if (!words) return declineShared();
+                    sharings.push_back({{groupKeys.begin(), groupKeys.begin() + g}, *words});
+                    known2 = sharings.end() - 1;
+                }
+                sharedAccesses += known2->words;
+            }
             const Signature isig = instanceSignature(frame, instances[i].cats);
-            std::int64_t accesses = 0, weighted = 0, macs = 0;
+            std::int64_t accesses = sharedAccesses, weighted = 0, macs = 0;
             bool used = false;
             for (std::size_t c = 0; c < childKinds.size(); ++c) {
                 const InstanceKind& kk = pairs[i][c];

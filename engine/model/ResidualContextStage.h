@@ -13,10 +13,12 @@
 // form whole last iterations of their innermost loops, so every move between modes is a carry
 // of one loop, plus one step of each predicate's innermost loop when an idle block ends; all
 // translations and overlaps are known in advance. Children of several kinds (remainders on the
-// fanout) are summed kind by kind when no two kinds share an offset.
+// fanout) are summed kind by kind; where kinds of different predicates share an offset, the
+// parent sends each distinct delta among them once, counted on the kinds' joint reuse states.
 // Declines (see StageDecline): temporal remainders, children of different shapes, more than
-// three predicates, child kinds with shape changes, links or shared offsets, several predicates
-// where links are possible, and mesh neighbours placed so that link transfers could occur.
+// three predicates, child kinds with shape changes or links, more than four kinds (or three
+// predicate sets) at one offset, MAC operands shared by kinds, several predicates where links
+// are possible, and mesh neighbours placed so that link transfers could occur.
 #include "model/StageFrame.h"
 #include "model/StageDecline.h"
 

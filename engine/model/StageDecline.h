@@ -19,7 +19,7 @@ enum class StageDecline : std::uint8_t {
     TooManyPredicates,    // one kind with more residual-context predicates than the form handles (3)
     LinksSeveralIdle,     // links possible and an idle block of several predicates
     LinksPossible,        // mesh neighbours placed so that link transfers could occur
-    ChildKindsShareOffset,  // two kinds of child share an offset
+    ChildKindsShareOffset,  // kinds of child sharing an offset beyond what the form joins
     Capacity,             // a fixed-size table (loops, translations, joint states) is too small
     Count
 };
