@@ -137,11 +137,75 @@ private:
 
 } // namespace
 
+namespace {
+
+// A dimension's covered intervals depend only on the values in this key: the dimension's bound,
+// the residual rule, the child's extent below the boundary (outside and in the residual
+// context), and each loop of the dimension above the boundary with the child's fixed index in
+// it. Kinds of child and instance differ in a few dimensions only, and consecutive stages share
+// most loops, so the intervals are kept per thread, keyed on everything they depend on.
+void dimensionKey(const Workload& w, const NestLayout& nest, int d, const ChildPlace& place, std::vector<std::int64_t>& key)
+{
+    const bool imperfect = nest.dimImperfect(d);
+    key.clear();
+    key.push_back(w.bounds[d]);
+    key.push_back(std::int64_t{place.macStage} | std::int64_t{imperfect} << 1);
+    std::int64_t inner = 1, innerLast = 1;
+    for (int p = place.boundary; p < static_cast<int>(nest.loops.size()); ++p) {
+        const NestLoop& l = nest.loops[p];
+        if (l.dim != d) continue;
+        inner += (l.bound - 1) * l.stride;
+        innerLast += (l.residual - 1) * l.stride;
+    }
+    key.push_back(inner);
+    key.push_back(innerLast);
+    for (int p = 0; p < place.boundary; ++p) {
+        const NestLoop& l = nest.loops[p];
+        if (l.dim != d) continue;
+        std::int64_t fixed = -1;
+        if (l.spatial()) {
+            fixed = p < place.leafPos ? walker::representative((*place.instanceCats)[p], l)
+                                      : walker::representative((*place.childCats)[p - place.leafPos], l);
+        }
+        key.insert(key.end(), {l.bound, l.residual, l.stride, fixed});
+    }
+}
+
+struct CachedIntervals {
+    std::uint64_t hash = 0;
+    bool filled = false;
+    std::vector<std::int64_t> key;
+    Intervals intervals;
+};
+
+std::uint64_t hashKey(const std::vector<std::int64_t>& key)
+{
+    std::uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (std::int64_t v : key) h = (h ^ static_cast<std::uint64_t>(v)) * 0x100000001b3ull + (h >> 29);
+    return h;
+}
+
+} // namespace
+
 std::int64_t childDistinctWords(const Workload& w, const NestLayout& nest, int tensor, const ChildPlace& place)
 {
+    constexpr std::size_t kCacheSlots = 256;  // direct-mapped: a miss only recomputes
+    thread_local std::vector<CachedIntervals> cache(kCacheSlots);
+    thread_local std::vector<std::int64_t> key;
     thread_local std::vector<Intervals> positions;
     positions.resize(static_cast<std::size_t>(w.numDims()));
-    for (int d = 0; d < w.numDims(); ++d) positions[d] = CoveredIntervals(w, nest, d, place).run();
+    for (int d = 0; d < w.numDims(); ++d) {
+        dimensionKey(w, nest, d, place, key);
+        const std::uint64_t h = hashKey(key);
+        CachedIntervals& slot = cache[h % kCacheSlots];
+        if (!slot.filled || slot.hash != h || slot.key != key) {
+            slot.intervals = CoveredIntervals(w, nest, d, place).run();
+            slot.key = key;
+            slot.hash = h;
+            slot.filled = true;
+        }
+        positions[d] = slot.intervals;
+    }
     std::int64_t total = 1;
     for (const auto& rank : w.tensors[tensor].ranks) total *= countRankValues(rank, positions);
     return total;

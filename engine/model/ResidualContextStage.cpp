@@ -34,29 +34,44 @@ constexpr int kMaxContexts = 1 << kMaxIdleSets;
 // kMaxContextStates as well).
 constexpr int kMaxSharingKinds = 4;
 
-// One kind of instance: its spatial categories, how many instances have them, and the
-// residual-context predicates that matter to it, each a set of temporal loops (indices into the
-// stage's temporal list) that are all at their last iteration in its steps.
-struct InstanceKind {
-    std::vector<Cat> cats;  // per nest position (Any where not spatial)
-    std::int64_t count = 1;
-    // The predicates, each the steps where every loop of its set is at its last iteration: the
-    // kind is idle in any of whenLast, and the tile of shapeDims[i] is the residual one in
-    // shapeSets[i]. The sets belong to different dimensions: disjoint.
-    std::vector<std::vector<int>> whenLast;
-    std::vector<int> shapeDims;
-    std::vector<std::vector<int>> shapeSets;
+// The residual-context predicates that matter to one kind of instance (and child), each a set
+// of temporal loops (a mask of indices into the stage's temporal list) that are all at their
+// last iteration in its steps: the kind is idle in any of the idle sets, and the tile of
+// shapeDims[i] is the residual one in shapeSets[i]. The sets belong to different dimensions:
+// disjoint. Fixed-size: kinds are formed and copied for every stage analysed.
+struct Predicates {
+    std::array<std::uint32_t, kMaxIdleSets> whenLast{};
+    std::array<std::uint32_t, kMaxIdleSets> shapeSets{};
+    std::array<int, kMaxIdleSets> shapeDims{};
+    int nIdle = 0, nShape = 0;
     bool neverBusy = false;           // idle in every step
     std::uint32_t alwaysSmall = 0;    // dimensions whose tile is the residual one in every step
     std::uint32_t mayBeResidual = ~std::uint32_t{0};  // per dimension, below the instance's own loops
 
-    void addIdle(std::vector<int> loops)
+    // False when the kind would need more predicates than the form handles.
+    bool addIdle(std::uint32_t loops)
     {
-        neverBusy = neverBusy || loops.empty();
-        whenLast.push_back(std::move(loops));
+        neverBusy = neverBusy || loops == 0;
+        if (neverBusy) return true;  // (its figures are never asked for)
+        if (predicates() == kMaxIdleSets) return false;
+        whenLast[static_cast<std::size_t>(nIdle++)] = loops;
+        return true;
     }
-    int predicates() const { return static_cast<int>(whenLast.size() + shapeSets.size()); }
-    bool tooManyPredicates() const { return !neverBusy && predicates() > kMaxIdleSets; }
+    bool addShape(int dim, std::uint32_t loops)
+    {
+        if (predicates() == kMaxIdleSets) return false;
+        shapeDims[static_cast<std::size_t>(nShape)] = dim;
+        shapeSets[static_cast<std::size_t>(nShape++)] = loops;
+        return true;
+    }
+    int predicates() const { return nIdle + nShape; }
+};
+
+// One kind of instance: its spatial categories, how many instances have them, its predicates.
+struct InstanceKind {
+    std::vector<Cat> cats;  // per nest position (Any where not spatial)
+    std::int64_t count = 1;
+    Predicates pred;
 };
 
 // Where the predicates' loop sets sit among the temporal loops.
@@ -66,12 +81,12 @@ struct LoopSets {
     std::array<std::uint32_t, kMaxLoops> inside{};  // per loop: the sets with a loop inside it
     std::array<int, kMaxIdleSets> innermost{};      // per set: its innermost loop
 
-    explicit LoopSets(const std::vector<std::vector<int>>& sets) : count(static_cast<int>(sets.size()))
+    LoopSets(const std::uint32_t* sets, int n) : count(n)
     {
         setOf.fill(-1);
         for (int i = 0; i < count; ++i) {
-            innermost[i] = *std::max_element(sets[i].begin(), sets[i].end());
-            for (int j : sets[i]) setOf[j] = i;
+            innermost[i] = 31 - std::countl_zero(sets[i]);
+            for (std::uint32_t m = sets[i]; m != 0; m &= m - 1) setOf[std::countr_zero(m)] = i;
             for (int j = 0; j < innermost[i]; ++j) inside[j] |= 1u << i;
         }
     }
@@ -82,27 +97,31 @@ struct ChildKind {
     std::int64_t count = 1;
 };
 
-// Every combination of categories over the spatial loops in [from, to), as the walker forms them.
+// Every combination of categories over the spatial loops in [from, to), as the walker forms them,
+// into `kinds` (its elements and their category vectors are reused between stages).
 template <class Kind>
-std::vector<Kind> enumerateKinds(const NestLayout& nest, int from, int to, bool perPosition)
+void enumerateKinds(const NestLayout& nest, int from, int to, bool perPosition, std::vector<Kind>& kinds)
 {
-    std::vector<Kind> kinds(1);
+    thread_local std::vector<Kind> next;
+    kinds.resize(1);
+    kinds[0] = Kind{};
     if (perPosition) kinds[0].cats.assign(nest.loops.size(), Cat::Any);
     for (int p = from; p < to; ++p) {
         const NestLoop& l = nest.loops[p];
         if (!l.spatial()) continue;
-        std::vector<Kind> next;
+        std::size_t n = 0;
         for (const Kind& k : kinds)
-            for (const auto& [cat, n] : walker::categoriesOf(l, nest.dimImperfect(l.dim))) {
-                Kind x = k;
-                if (perPosition) x.cats[p] = cat;
+            for (const auto& [cat, count] : walker::categoriesOf(l, nest.dimImperfect(l.dim))) {
+                if (next.size() == n) next.emplace_back();
+                Kind& x = next[n++];
+                x = k;
+                if (perPosition) x.cats[static_cast<std::size_t>(p)] = cat;
                 else x.cats.push_back(cat);
-                x.count *= n;
-                next.push_back(std::move(x));
+                x.count *= count;
             }
+        next.resize(n);
         kinds.swap(next);
     }
-    return kinds;
 }
 
 } // namespace
@@ -134,54 +153,54 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     const auto& temporalIndex = frame.temporalIndex;
     const auto& carry = frame.carry;
     auto temporalLoopsOf = [&](int dim, int above) {
-        std::vector<int> v;
+        std::uint32_t v = 0;
         for (int p = 0; p < above; ++p)
-            if (!nest.loops[p].spatial() && nest.loops[p].dim == dim) v.push_back(temporalIndex[p]);
+            if (!nest.loops[p].spatial() && nest.loops[p].dim == dim) v |= 1u << temporalIndex[p];
         return v;
     };
 
     // Kinds of instance and their predicates: the walker's residual-context flags with the
     // temporal loops left symbolic.
-    std::vector<InstanceKind> instances = enumerateKinds<InstanceKind>(nest, 0, leafPos, true);
-    for (InstanceKind& ik : instances) {
+    thread_local std::vector<InstanceKind> instances;
+    enumerateKinds(nest, 0, leafPos, true, instances);
+    for (InstanceKind& kind : instances) {
+        Predicates& ik = kind.pred;
         std::uint32_t mayBeResidual = ~std::uint32_t{0};  // per dimension: no spatial loop above has cleared it
         for (int q = 0; q < leafPos; ++q) {
             const NestLoop& l = nest.loops[q];
-            const Cat cat = ik.cats[q];
+            const Cat cat = kind.cats[q];
             if (!l.spatial() || cat == Cat::Any) continue;
             const std::uint32_t bit = 1u << l.dim;
-            if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit)) {
-                ik.addIdle(temporalLoopsOf(l.dim, q));
-                if (ik.tooManyPredicates()) return StageDecline::TooManyPredicates;
-            }
+            if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit) && !ik.addIdle(temporalLoopsOf(l.dim, q)))
+                return StageDecline::TooManyPredicates;
             if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
         }
         ik.mayBeResidual = mayBeResidual;
         for (int d = 0; d < w.numDims(); ++d) {
             if (!((shapeDims >> d) & 1u) || !((mayBeResidual >> d) & 1u)) continue;
-            std::vector<int> loops = temporalLoopsOf(d, leafPos);
-            if (loops.empty()) {
+            const std::uint32_t loops = temporalLoopsOf(d, leafPos);
+            if (loops == 0) {
                 ik.alwaysSmall |= 1u << d;
                 continue;
             }
             if (ik.neverBusy) continue;
-            ik.shapeDims.push_back(d);
-            ik.shapeSets.push_back(std::move(loops));
-            if (ik.tooManyPredicates()) return StageDecline::TooManyPredicates;
+            if (!ik.addShape(d, loops)) return StageDecline::TooManyPredicates;
         }
     }
-    const std::vector<ChildKind> childKinds = enumerateKinds<ChildKind>(nest, leafPos, boundary, false);
+    thread_local std::vector<ChildKind> childKinds;
+    enumerateKinds(nest, leafPos, boundary, false, childKinds);
 
     const int nRanks = frame.nRanks;
     const auto& steps = *spec.stepVectors;
     auto extents = [&](std::uint32_t small) { return frame.extents(small); };
     if (frame.linkCandidate) {
         // (an idle block of several predicates ends with a carry plus several steps: not checked)
-        for (const InstanceKind& ik : instances) {
+        for (const InstanceKind& kind : instances) {
+            const Predicates& ik = kind.pred;
             if (!ik.neverBusy && ik.predicates() > 1) return StageDecline::LinksSeveralIdle;
             // Where tiles change shape, the canonical deltas (slabs) of consecutive steps may
             // match under other differences than the moves: any neighbour may then serve.
-            if (!ik.neverBusy && !ik.shapeDims.empty()) return StageDecline::LinksPossible;
+            if (!ik.neverBusy && ik.nShape > 0) return StageDecline::LinksPossible;
         }
         // Links need two mesh neighbours whose offsets differ by the move between two
         // consecutive busy steps (as in the perfect closed form): decline when that can happen.
@@ -245,14 +264,14 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     // gains the shape of the last busy tile (which shape predicates held). Moving into a busy
     // step after idle ones starts from the last busy step, where the innermost loop of each
     // idle predicate in force was one short of its last index and every other loop inside at its last.
-    auto kindFigures = [&](const InstanceKind& ik) -> std::optional<Figures> {
+    auto kindFigures = [&](const Predicates& ik) -> std::optional<Figures> {
         Figures f;
-        thread_local std::vector<std::vector<int>> setList;
-        setList.assign(ik.whenLast.begin(), ik.whenLast.end());  // the idle sets first, then the shape sets
-        setList.insert(setList.end(), ik.shapeSets.begin(), ik.shapeSets.end());
-        const LoopSets sets(setList);
-        const int nIdle = static_cast<int>(ik.whenLast.size());
-        const int nShape = static_cast<int>(ik.shapeSets.size());
+        const int nIdle = ik.nIdle;
+        const int nShape = ik.nShape;
+        std::array<std::uint32_t, kMaxIdleSets> setList;  // the idle sets first, then the shape sets
+        std::copy_n(ik.whenLast.begin(), nIdle, setList.begin());
+        std::copy_n(ik.shapeSets.begin(), nShape, setList.begin() + nIdle);
+        const LoopSets sets(setList.data(), nIdle + nShape);
         const std::uint32_t idleBits = (1u << nIdle) - 1;
         // Busy steps by inclusion-exclusion over the idle predicates (their loop sets are disjoint).
         for (int T = 0; T < (1 << nIdle); ++T) {
@@ -335,15 +354,13 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         std::uint32_t alwaysSmall = 0;
         bool operator==(const FiguresKey&) const = default;
     };
-    auto keyOf = [](const InstanceKind& ik) {
+    auto keyOf = [](const Predicates& ik) {
         FiguresKey key;
-        for (int d : ik.shapeDims) key.shapeDims |= 1u << d;
+        for (int i = 0; i < ik.nShape; ++i) key.shapeDims |= 1u << ik.shapeDims[static_cast<std::size_t>(i)];
         key.alwaysSmall = ik.alwaysSmall;
-        const std::size_t nSets = std::min(ik.whenLast.size(), key.sets.size());
-        for (std::size_t i = 0; i < nSets; ++i) {
-            std::uint32_t mask = 0;
-            for (int j : ik.whenLast[i]) mask |= 1u << j;
-            std::size_t at = i;  // insertion sort: a handful of sets
+        for (int i = 0; i < ik.nIdle; ++i) {
+            const std::uint32_t mask = ik.whenLast[static_cast<std::size_t>(i)];
+            int at = i;  // insertion sort: a handful of sets
             for (; at > 0 && key.sets[at - 1] > mask; --at) key.sets[at] = key.sets[at - 1];
             key.sets[at] = mask;
         }
@@ -351,7 +368,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     };
     thread_local std::vector<std::pair<FiguresKey, std::optional<Figures>>> known;
     known.clear();
-    auto figuresOf = [&](const InstanceKind& ik) -> std::optional<Figures> {
+    auto figuresOf = [&](const Predicates& ik) -> std::optional<Figures> {
         const FiguresKey key = keyOf(ik);
         for (const auto& [k2, figures] : known)
             if (k2 == key) return figures;
@@ -365,29 +382,27 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     // With tiles of one shape a delta is the whole tile, nothing, or the new words of one move
     // (the move fixes the previous tile), so the joint state is the kinds' reuse states and a
     // step's words are those of its distinct (whole or move) deltas.
-    auto sharedOffsetWords = [&](const InstanceKind* const* group, int g) -> std::optional<std::int64_t> {
-        thread_local std::vector<std::vector<int>> setList;
-        setList.clear();
+    auto sharedOffsetWords = [&](const Predicates* const* group, int g) -> std::optional<std::int64_t> {
+        std::array<std::uint32_t, kMaxIdleSets> setList;
+        int nSets = 0;
         std::array<std::uint32_t, kMaxSharingKinds> kindSets{};  // per kind: its sets' bits
         for (int x = 0; x < g; ++x)
-            for (const std::vector<int>& set : group[x]->whenLast) {
+            for (int i = 0; i < group[x]->nIdle; ++i) {
+                const std::uint32_t set = group[x]->whenLast[static_cast<std::size_t>(i)];
                 int found = -1;
-                for (std::size_t i = 0; i < setList.size() && found < 0; ++i) {
-                    if (setList[i] == set) {
-                        found = static_cast<int>(i);
-                        break;
-                    }
-                    for (int j : set)  // sets of one dimension are nested: only equal ones can share loops
-                        if (std::find(setList[i].begin(), setList[i].end(), j) != setList[i].end()) return std::nullopt;
+                for (int u = 0; u < nSets && found < 0; ++u) {
+                    if (setList[static_cast<std::size_t>(u)] == set) found = u;
+                    // sets of one dimension are nested: only equal ones can share loops
+                    else if ((setList[static_cast<std::size_t>(u)] & set) != 0) return std::nullopt;
                 }
                 if (found < 0) {
-                    if (static_cast<int>(setList.size()) == kMaxIdleSets) return std::nullopt;
-                    found = static_cast<int>(setList.size());
-                    setList.push_back(set);
+                    if (nSets == kMaxIdleSets) return std::nullopt;
+                    found = nSets;
+                    setList[static_cast<std::size_t>(nSets++)] = set;
                 }
                 kindSets[static_cast<std::size_t>(x)] |= 1u << found;
             }
-        const LoopSets sets(setList);
+        const LoopSets sets(setList.data(), nSets);
         const auto& inner = sets.inside;
         const Vec ext = extents(group[0]->alwaysSmall);
         const std::int64_t whole = boxWords(ext, nRanks);
@@ -458,8 +473,10 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         // distinct delta among them once: kinds with the same predicates (the same busy steps and
         // tiles) always agree, kinds that differ are counted together (sharedOffsetWords).
         const int nChildLoops = boundary - leafPos;
-        std::vector<std::pair<Vec, int>> placed;
-        std::vector<Cat> cats(static_cast<std::size_t>(nChildLoops));
+        thread_local std::vector<std::pair<Vec, int>> placed;
+        thread_local std::vector<Cat> cats;
+        placed.clear();
+        cats.resize(static_cast<std::size_t>(nChildLoops));
         frame.forEachChild([&](std::int64_t, const Vec& off, std::int64_t, std::int64_t, const auto& idx) {
             for (int i = 0; i < nChildLoops; ++i) {
                 const NestLoop& l = nest.loops[leafPos + i];
@@ -472,55 +489,60 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         std::sort(placed.begin(), placed.end());
         placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
         // Each (instance kind, child kind) pair with its predicates.
-        std::vector<std::vector<InstanceKind>> pairs(instances.size());
+        const std::size_t nKinds = childKinds.size();
+        thread_local std::vector<Predicates> pairs;  // [instance kind * nKinds + child kind]
+        pairs.resize(instances.size() * nKinds);
         for (std::size_t i = 0; i < instances.size(); ++i)
-            for (const ChildKind& ck : childKinds) {
-                InstanceKind kk = instances[i];
+            for (std::size_t c = 0; c < nKinds; ++c) {
+                Predicates& kk = pairs[i * nKinds + c];
+                kk = instances[i].pred;
                 std::uint32_t mayBeResidual = kk.mayBeResidual;
                 for (int q = 0; q < nChildLoops; ++q) {
                     const NestLoop& l = nest.loops[leafPos + q];
-                    const Cat cat = ck.cats[static_cast<std::size_t>(q)];
+                    const Cat cat = childKinds[c].cats[static_cast<std::size_t>(q)];
                     const std::uint32_t bit = 1u << l.dim;
-                    if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit) && !kk.neverBusy) {
-                        kk.addIdle(temporalLoopsOf(l.dim, leafPos));
-                        if (kk.tooManyPredicates()) return StageDecline::TooManyPredicates;
-                    }
+                    if ((cat == Cat::Between || cat == Cat::AtBound) && (mayBeResidual & bit) && !kk.addIdle(temporalLoopsOf(l.dim, leafPos)))
+                        return StageDecline::TooManyPredicates;
                     if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
                 }
-                pairs[i].push_back(std::move(kk));
             }
+        auto pairOf = [&](std::size_t i, std::size_t c) -> const Predicates& { return pairs[i * nKinds + c]; };
         clearStageResult(out);
-        std::vector<std::int64_t> groups(childKinds.size());  // per kind: the offsets it alone serves
-        std::vector<FiguresKey> keys(childKinds.size());
+        thread_local std::vector<std::int64_t> groups;  // per kind: the offsets it alone serves
+        thread_local std::vector<FiguresKey> keys;
+        groups.resize(nKinds);
+        keys.resize(nKinds);
         // Offsets served by kinds of different predicates: their kinds (one per predicate set)
         // and the words the parent sends them.
         struct Sharing {
-            std::vector<FiguresKey> keys;
+            std::array<FiguresKey, kMaxSharingKinds> keys;
+            int g = 0;
             std::int64_t words = 0;
         };
-        std::vector<Sharing> sharings;
+        thread_local std::vector<Sharing> sharings;
+        sharings.clear();
         auto declineShared = [&] {
             clearStageResult(out);
             return StageDecline::ChildKindsShareOffset;
         };
         for (std::size_t i = 0; i < instances.size(); ++i) {
-            for (std::size_t c = 0; c < childKinds.size(); ++c)
-                if (!pairs[i][c].neverBusy) keys[c] = keyOf(pairs[i][c]);
+            for (std::size_t c = 0; c < nKinds; ++c)
+                if (!pairOf(i, c).neverBusy) keys[c] = keyOf(pairOf(i, c));
             std::fill(groups.begin(), groups.end(), 0);
             std::int64_t sharedAccesses = 0;
             for (std::size_t a = 0; a < placed.size();) {
-                std::array<const InstanceKind*, kMaxSharingKinds> group{};
+                std::array<const Predicates*, kMaxSharingKinds> group{};
                 std::array<FiguresKey, kMaxSharingKinds> groupKeys{};
                 int g = 0, first = -1;
                 std::size_t b = a;
                 for (; b < placed.size() && placed[b].first == placed[a].first; ++b) {
                     const std::size_t c = static_cast<std::size_t>(placed[b].second);
-                    if (pairs[i][c].neverBusy) continue;
+                    if (pairOf(i, c).neverBusy) continue;
                     if (first < 0) first = static_cast<int>(c);
                     if (std::find(groupKeys.begin(), groupKeys.begin() + g, keys[c]) != groupKeys.begin() + g) continue;
                     if (g == kMaxSharingKinds) return declineShared();
                     groupKeys[static_cast<std::size_t>(g)] = keys[c];
-                    group[static_cast<std::size_t>(g++)] = &pairs[i][c];
+                    group[static_cast<std::size_t>(g++)] = &pairOf(i, c);
                 }
                 a = b;
                 if (g == 1) ++groups[static_cast<std::size_t>(first)];
@@ -528,12 +550,12 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
                 // (MAC operands are not deltas of tiles: left to the walker)
                 if (spec.macStage) return declineShared();
                 auto known2 = std::find_if(sharings.begin(), sharings.end(), [&](const Sharing& sh) {
-                    return std::equal(sh.keys.begin(), sh.keys.end(), groupKeys.begin(), groupKeys.begin() + g);
+                    return std::equal(sh.keys.begin(), sh.keys.begin() + sh.g, groupKeys.begin(), groupKeys.begin() + g);
                 });
                 if (known2 == sharings.end()) {
                     const std::optional<std::int64_t> words = sharedOffsetWords(group.data(), g);
                     if (!words) return declineShared();
-                    sharings.push_back({{groupKeys.begin(), groupKeys.begin() + g}, *words});
+                    sharings.push_back({groupKeys, g, *words});
                     known2 = sharings.end() - 1;
                 }
                 sharedAccesses += known2->words;
@@ -542,7 +564,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             std::int64_t accesses = sharedAccesses, weighted = 0, macs = 0;
             bool used = false;
             for (std::size_t c = 0; c < childKinds.size(); ++c) {
-                const InstanceKind& kk = pairs[i][c];
+                const Predicates& kk = pairOf(i, c);
                 if (kk.neverBusy) continue;
                 used = true;
                 const std::optional<Figures> figures = figuresOf(kk);
@@ -573,8 +595,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
 
     clearStageResult(out);
     for (const InstanceKind& ik : instances) {
-        if (ik.neverBusy) continue;
-        const std::optional<Figures> figures = figuresOf(ik);
+        if (ik.pred.neverBusy) continue;
+        const std::optional<Figures> figures = figuresOf(ik.pred);
         if (!figures) {
             clearStageResult(out);
             return StageDecline::Capacity;
