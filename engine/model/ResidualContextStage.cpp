@@ -228,8 +228,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     // current one is at its last iteration (vacuously true above the outermost loop). A
     // predicate holds in a step when its bit is set and no loop of its set lies further in (they
     // all sit at index 0 in the first step of a sweep, at their last index in its last step).
-    // carryInto(j, before, after) is the transform of a carry of loop j from an iteration in
-    // context `before` into one in context `after`. Returns the words the whole nest moves after
+    // carryInto(j, before, after, t) sets t to the transform of a carry of loop j from an
+    // iteration in context `before` into one in context `after`. Returns the words the whole nest moves after
     // its first step, from the empty reuse state.
     auto composeNest = [&](const LoopSets& sets, auto&& carryInto, int n) {
         const int contexts = 1 << sets.count;
@@ -239,17 +239,24 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         thread_local std::array<std::array<ContextTransform, kMaxContexts>, 2> buffers;
         int cur = 0;
         for (int c = 0; c < contexts; ++c) buffers[cur][c] = ContextTransform::identity(n);
+        thread_local ContextTransform g, last;  // scratch, composed in place
         for (int j = k - 1; j >= 0; --j) {
             const auto& sweep = buffers[cur];
             auto& next = buffers[1 - cur];
             const std::int64_t trips = nest.loops[temporal[j]].bound;
             for (int c = 0; c < contexts; ++c) {
+                const int c0 = setOf[j] < 0 ? c : c & ~(1 << setOf[j]);
+                // g: one carry into a non-last iteration (the predicate's bit clear) and its sweep
+                carryInto(j, c0, c0, g);
+                g.composeWith(sweep[c0]);
+                next[c] = sweep[c0];
                 if (setOf[j] < 0) {
-                    next[c] = sweep[c].then(carryInto(j, c, c).then(sweep[c]).power(trips - 1));
+                    next[c].composeWith(g.power(trips - 1));
                 } else {  // the predicate's bit holds in the last iteration of loop j only
-                    const int c0 = c & ~(1 << setOf[j]);
-                    const ContextTransform g = carryInto(j, c0, c0).then(sweep[c0]);
-                    next[c] = sweep[c0].then(g.power(trips - 2)).then(carryInto(j, c0, c).then(sweep[c]));
+                    next[c].composeWith(g.power(trips - 2));
+                    carryInto(j, c0, c, last);
+                    last.composeWith(sweep[c]);
+                    next[c].composeWith(last);
                 }
             }
             cur = 1 - cur;
@@ -326,12 +333,14 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             }
         const int n = shapes * tt.states;  // reuse state s and the last busy tile's shape b -> shapes * s + b
         if (n > kMaxContextStates) return std::nullopt;
-        auto carryInto = [&](int j, int before, int after) {
+        auto carryInto = [&](int j, int before, int after, ContextTransform& t) {
             const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
-            if ((a & idleBits) != 0) return ContextTransform::identity(n);  // into an idle step: nothing moves
+            if ((a & idleBits) != 0) {  // into an idle step: nothing moves
+                t.setIdentity(n);
+                return;
+            }
             const int c = static_cast<int>(a >> nIdle);  // the shape predicates holding in the next step
             const std::uint32_t bi = static_cast<std::uint32_t>(before) & idleBits;
-            ContextTransform t;
             t.n = n;
             for (int s = 0; s < tt.states; ++s)
                 for (int b = 0; b < shapes; ++b) {
@@ -340,7 +349,6 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
                     t.next[shapes * s + b] = static_cast<std::uint16_t>(shapes * to + c);
                     t.cost[shapes * s + b] = moved;
                 }
-            return t;
         };
         // The first step is busy and full-sized: every loop of every set is at index 0 then.
         f.moved = fullWords + composeNest(sets, carryInto, n);
@@ -433,9 +441,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             n *= tt.states;
             if (n > kMaxContextStates) return std::nullopt;
         }
-        auto carryInto = [&](int j, int before, int after) {
+        auto carryInto = [&](int j, int before, int after, ContextTransform& t) {
             const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
-            ContextTransform t;
             t.n = n;
             for (int s = 0; s < n; ++s) {
                 int rest = s, next = 0, scale = 1;
@@ -462,7 +469,6 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
                 t.next[static_cast<std::size_t>(s)] = static_cast<std::uint16_t>(next);
                 t.cost[static_cast<std::size_t>(s)] = cost;
             }
-            return t;
         };
         // The first step: every kind busy, each sent the whole tile (one delta).
         return whole + composeNest(sets, carryInto, n);

@@ -33,12 +33,16 @@ struct TransformOf {
     static Transform identity(int n)
     {
         Transform t;
-        t.n = n;
-        for (int s = 0; s < n; ++s) {
-            t.next[s] = static_cast<std::uint16_t>(s);
-            t.cost[s] = 0;
-        }
+        t.setIdentity(n);
         return t;
+    }
+    void setIdentity(int states)
+    {
+        n = states;
+        for (int s = 0; s < n; ++s) {
+            next[s] = static_cast<std::uint16_t>(s);
+            cost[s] = 0;
+        }
     }
     // this, then b
     Transform then(const Transform& b) const
