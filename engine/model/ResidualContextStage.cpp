@@ -130,10 +130,10 @@ StageDecline acceptsResidualContextStage(const StageFrame& f)
 {
     if (f.nest->imperfectDims == 0) return StageDecline::NotApplicable;
     if (f.temporalRemainderAbove) return StageDecline::TemporalRemainder;
-    if (f.shapeOnFanout) return StageDecline::ShapeOnFanout;
-    // Children of several kinds are summed kind by kind: only when their tiles keep one shape,
-    // no links can form and no two kinds share an offset (checked by the analysis).
-    if (f.childRemainders && f.shapeDims != 0) return StageDecline::ChildKindsAndShape;
+    // Children of several kinds (remainders on the fanout, or a shape dimension split by it:
+    // tiles of different shapes) are summed kind by kind, each with its own predicates: only
+    // where no links can form.
+    if (f.shapeOnFanout && f.linkCandidate) return StageDecline::ShapeOnFanout;
     if (f.childRemainders && f.linkCandidate) return StageDecline::ChildKindsAndLinks;
     return StageDecline::None;
 }
@@ -146,7 +146,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     const int leafPos = frame.leafPos;
     const int boundary = frame.boundary;
     const std::uint32_t shapeDims = frame.shapeDims;
-    const bool childRemainders = frame.childRemainders;
+    // Children of several kinds, each analysed with its own predicates.
+    const bool perChildKind = frame.childRemainders || frame.shapeOnFanout;
     const std::int64_t children = frame.children;
     const int k = frame.k;
     const auto& temporal = frame.temporal;
@@ -157,6 +158,22 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         for (int p = 0; p < above; ++p)
             if (!nest.loops[p].spatial() && nest.loops[p].dim == dim) v |= 1u << temporalIndex[p];
         return v;
+    };
+
+    // The shape predicates of a kind whose dimensions in `mayBeResidual` may still be in their
+    // residual context at the children's boundary; false when they are too many.
+    auto addShapePredicates = [&](Predicates& ik, std::uint32_t mayBeResidual) {
+        for (int d = 0; d < w.numDims(); ++d) {
+            if (!((shapeDims >> d) & 1u) || !((mayBeResidual >> d) & 1u)) continue;
+            const std::uint32_t loops = temporalLoopsOf(d, leafPos);
+            if (loops == 0) {
+                ik.alwaysSmall |= 1u << d;
+                continue;
+            }
+            if (ik.neverBusy) continue;
+            if (!ik.addShape(d, loops)) return false;
+        }
+        return true;
     };
 
     // Kinds of instance and their predicates: the walker's residual-context flags with the
@@ -176,16 +193,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
         }
         ik.mayBeResidual = mayBeResidual;
-        for (int d = 0; d < w.numDims(); ++d) {
-            if (!((shapeDims >> d) & 1u) || !((mayBeResidual >> d) & 1u)) continue;
-            const std::uint32_t loops = temporalLoopsOf(d, leafPos);
-            if (loops == 0) {
-                ik.alwaysSmall |= 1u << d;
-                continue;
-            }
-            if (ik.neverBusy) continue;
-            if (!ik.addShape(d, loops)) return StageDecline::TooManyPredicates;
-        }
+        // (with children of several kinds, their own fanout loops decide their tiles' shapes)
+        if (!perChildKind && !addShapePredicates(ik, mayBeResidual)) return StageDecline::TooManyPredicates;
     }
     thread_local std::vector<ChildKind> childKinds;
     enumerateKinds(nest, leafPos, boundary, false, childKinds);
@@ -194,13 +203,26 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     const auto& steps = *spec.stepVectors;
     auto extents = [&](std::uint32_t small) { return frame.extents(small); };
     if (frame.linkCandidate) {
-        // (an idle block of several predicates ends with a carry plus several steps: not checked)
+        // An idle block of several predicates ends with a carry plus one step of the innermost
+        // loop of each: those sums of steps, per kind and set of two or more predicates.
+        thread_local std::vector<Vec> severalSteps;
+        severalSteps.clear();
         for (const InstanceKind& kind : instances) {
             const Predicates& ik = kind.pred;
-            if (!ik.neverBusy && ik.predicates() > 1) return StageDecline::LinksSeveralIdle;
+            if (ik.neverBusy) continue;
             // Where tiles change shape, the canonical deltas (slabs) of consecutive steps may
             // match under other differences than the moves: any neighbour may then serve.
-            if (!ik.neverBusy && ik.nShape > 0) return StageDecline::LinksPossible;
+            if (ik.nShape > 0) return StageDecline::LinksPossible;
+            for (std::uint32_t subset = 1; subset < (1u << ik.nIdle); ++subset) {
+                if (std::popcount(subset) < 2) continue;
+                Vec sum{};
+                for (int i = 0; i < ik.nIdle; ++i) {
+                    if (!((subset >> i) & 1u)) continue;
+                    const int innermost = 31 - std::countl_zero(ik.whenLast[static_cast<std::size_t>(i)]);
+                    for (int r = 0; r < nRanks; ++r) sum[r] += steps[temporal[innermost]][r];
+                }
+                severalSteps.push_back(sum);
+            }
         }
         // Links need two mesh neighbours whose offsets differ by the move between two
         // consecutive busy steps (as in the perfect closed form): decline when that can happen.
@@ -211,11 +233,15 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             if (frame.isZero(d) && !spec.options->legacyZeroTranslationRule) return false;
             for (int j = 0; j < k; ++j) {
                 if (carry[j] == d) return true;
-                for (int i = 0; i < k; ++i) {  // an idle block's exit: a carry plus one step
-                    Vec e = carry[j];
-                    for (int r = 0; r < nRanks; ++r) e[r] += steps[temporal[i]][r];
-                    if (e == d) return true;
-                }
+                auto exitIs = [&](const Vec& stepsTaken) {
+                    for (int r = 0; r < nRanks; ++r)
+                        if (carry[j][r] + stepsTaken[r] != d[r]) return false;
+                    return true;
+                };
+                for (int i = 0; i < k; ++i)  // an idle block's exit: a carry plus one step
+                    if (exitIs(steps[temporal[i]])) return true;
+                for (const Vec& several : severalSteps)
+                    if (exitIs(several)) return true;
             }
             return false;
         };
@@ -391,6 +417,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     // (the move fixes the previous tile), so the joint state is the kinds' reuse states and a
     // step's words are those of its distinct (whole or move) deltas.
     auto sharedOffsetWords = [&](const Predicates* const* group, int g) -> std::optional<std::int64_t> {
+        for (int x = 0; x < g; ++x)  // tiles of one shape only
+            if (group[x]->nShape > 0 || group[x]->alwaysSmall != group[0]->alwaysSmall) return std::nullopt;
         std::array<std::uint32_t, kMaxIdleSets> setList;
         int nSets = 0;
         std::array<std::uint32_t, kMaxSharingKinds> kindSets{};  // per kind: its sets' bits
@@ -474,7 +502,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         return whole + composeNest(sets, carryInto, n);
     };
 
-    if (childRemainders) {
+    if (perChildKind) {
         // Per child: its offset and kind. The parent sends the children of one offset each
         // distinct delta among them once: kinds with the same predicates (the same busy steps and
         // tiles) always agree, kinds that differ are counted together (sharedOffsetWords).
@@ -511,6 +539,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
                         return StageDecline::TooManyPredicates;
                     if (cat == Cat::Between || cat == Cat::AtBound || cat == Cat::BelowRes) mayBeResidual &= ~bit;
                 }
+                if (!addShapePredicates(kk, mayBeResidual)) return StageDecline::TooManyPredicates;
             }
         auto pairOf = [&](std::size_t i, std::size_t c) -> const Predicates& { return pairs[i * nKinds + c]; };
         clearStageResult(out);

@@ -19,7 +19,6 @@ const char* stageDeclineName(StageDecline d)
     case StageDecline::ChildKindsAndShape: return "child remainders with shape changes";
     case StageDecline::ChildKindsAndLinks: return "child remainders with links";
     case StageDecline::TooManyPredicates: return "more than 3 predicates";
-    case StageDecline::LinksSeveralIdle: return "links with several idle predicates";
     case StageDecline::LinksPossible: return "links possible";
     case StageDecline::ChildKindsShareOffset: return "child kinds sharing offsets";
     case StageDecline::Capacity: return "table capacity";

@@ -17,7 +17,6 @@ enum class StageDecline : std::uint8_t {
     ChildKindsAndShape,   // remainders on the fanout together with shrinking tiles
     ChildKindsAndLinks,   // remainders on the fanout where link transfers are possible
     TooManyPredicates,    // one kind with more residual-context predicates than the form handles (3)
-    LinksSeveralIdle,     // links possible and an idle block of several predicates
     LinksPossible,        // mesh neighbours placed so that link transfers could occur
     ChildKindsShareOffset,  // kinds of child sharing an offset beyond what the form joins
     Capacity,             // a fixed-size table (loops, translations, joint states) is too small

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 namespace nestor::model {
 namespace {
@@ -21,6 +22,10 @@ constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children a
 // Distinct translations (at most two per loop and context: into a non-last or the last iteration).
 constexpr int kMaxTranslations = 160;
 using Transform = TransformOf<kMaxTranslations + 1>;
+// Kinds of child with different busy contexts at one offset, and their joint reuse states.
+constexpr int kMaxSharingKinds = 4;
+constexpr int kMaxJointStates = 512;
+using JointTransform = TransformOf<kMaxJointStates>;
 
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
 // what follows from the loops alone. Positions are relative to the sweep's first step.
@@ -32,6 +37,7 @@ struct Sweep {
     std::uint8_t first = 0;   // tile shape (which shape dimensions are residual) of its first busy step
     std::uint8_t last = 0;    // ... and of its last
     std::uint8_t seen = 0;    // every shape some busy step has (bit per shape)
+    bool startsBusy = true;   // the instance works in its first step
 };
 
 struct Kind {
@@ -109,21 +115,17 @@ public:
         return StageDecline::None;
     }
 
-    // The figures of one kind of instance (its category in each spatial loop above the children)
-    // and, with remainders on the fanout, of one kind of child (its category in each fanout
-    // loop); Capacity or LinksPossible when declining. A kind never busy has out.active == 0.
-    StageDecline figures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out)
+    // Pass 1, inside out, for one kind of instance and of child: the sweeps (info_) and every
+    // carry's translation, added to the translation table; Capacity when it is full.
+    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats)
     {
-        const int leafPos = end_;  // the leaf: the children's steps
+        const int leafPos = end_;
         auto cats = [&](int p) {
             return p < f_->leafPos ? instanceCats[static_cast<std::size_t>(p)] : childCats[static_cast<std::size_t>(p - f_->leafPos)];
         };
         const int nRanks = f_->nRanks;
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         const auto& steps = *f_->spec->stepVectors;
-        tt_.clear();
-
-        // Pass 1, inside out: the sweeps and every carry's translation.
         for (std::uint32_t sub = free_[leafPos];; sub = (sub - 1) & free_[leafPos]) {
             const int c = static_cast<int>(fixed_[leafPos] | sub);
             Sweep& s = info_[leafPos][c];
@@ -143,6 +145,7 @@ public:
                     Sweep s = info_[p + 1][canon(p + 1, sp.inner)];
                     if (!sp.active) {  // idle throughout: the loops still move the base
                         s.busy = false;
+                        s.startsBusy = false;
                         s.steps = 0;
                         s.seen = 0;
                     }
@@ -164,6 +167,7 @@ public:
                 Sweep s;
                 for (int r = 0; r < nRanks; ++r) s.span[r] = lastStart[r] + s1.span[r];
                 s.busy = s0.busy || s1.busy;
+                s.startsBusy = s0.startsBusy;
                 s.steps = (trips - 1) * s0.steps + s1.steps;
                 s.seen = static_cast<std::uint8_t>((s0.busy ? s0.seen : 0) | (s1.busy ? s1.seen : 0));
                 if (s0.busy) {
@@ -185,6 +189,21 @@ public:
                 if (lastContext) break;
             }
         }
+        return StageDecline::None;
+    }
+
+    // The figures of one kind of instance (its category in each spatial loop above the children)
+    // and, with remainders on the fanout, of one kind of child (its category in each fanout
+    // loop); Capacity or LinksPossible when declining. A kind never busy has out.active == 0.
+    StageDecline figures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out)
+    {
+        const int leafPos = end_;  // the leaf: the children's steps
+        auto cats = [&](int p) {
+            return p < f_->leafPos ? instanceCats[static_cast<std::size_t>(p)] : childCats[static_cast<std::size_t>(p - f_->leafPos)];
+        };
+        tt_.clear();
+        if (sweepLoops(instanceCats, childCats) != StageDecline::None) return StageDecline::Capacity;
+        const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         const int top = static_cast<int>(fixed_[0]);  // above the outermost loop every context holds vacuously
         const Sweep& whole = info_[0][top];
         out = ChildFigures{};
@@ -239,6 +258,147 @@ public:
         return StageDecline::None;
     }
 
+    // With remainders on the fanout (tiles of one shape), all that tells one kind of child from
+    // another is where it idles: bit c is set when a child of categories `childCats` works in the
+    // (canonical) context c that reaches the fanout. Kinds alike there are alike in every step.
+    std::uint64_t busyContexts(const std::vector<Cat>& childCats) const
+    {
+        const int fanout = f_->leafPos;
+        std::uint64_t mask = 0;
+        for (std::uint32_t sub = free_[fanout];; sub = (sub - 1) & free_[fanout]) {
+            const int entry = static_cast<int>(fixed_[fanout] | sub);
+            int c = entry;
+            bool busy = true;
+            for (int p = fanout; p < end_ && busy; ++p) {
+                const Spatial sp = spatialEffect(childCats[static_cast<std::size_t>(p - fanout)], bitOf_[f_->nest->loops[p].dim], c);
+                busy = sp.active;
+                c = canon(p + 1, sp.inner);
+            }
+            if (busy) mask |= std::uint64_t{1} << entry;
+            if (sub == 0) break;
+        }
+        return mask;
+    }
+
+    // The words the parent sends the children of g kinds with different busy contexts at one
+    // offset, for one kind of instance (every kind busy somewhere; tiles of one shape, no MAC
+    // stage). Each kind keeps its own reuse state; in a step the parent sends each distinct delta
+    // among the busy kinds once: a delta is the whole tile, nothing, or the new words of one move
+    // (the move fixes the previous tile), so the joint state is the kinds' reuse states. The
+    // sweeps' transforms join the kinds' moves at the carries, which needs every kind busy in a
+    // sweep to be busy in its first step, and, where it works after a carry, before it in the
+    // same loop (as the categories' monotone effects make it; declines otherwise).
+    std::optional<std::int64_t> sharedOffsetWords(const std::vector<Cat>& instanceCats, const std::vector<Cat>* const* childCats, int g)
+    {
+        const int fanout = f_->leafPos;
+        const int top = static_cast<int>(fixed_[0]);
+        tt_.clear();
+        for (int x = 0; x < g; ++x) {
+            if (sweepLoops(instanceCats, *childCats[x]) != StageDecline::None) return std::nullopt;
+            if (!info_[0][top].startsBusy) return std::nullopt;
+            KindTrace& trace = traces_[static_cast<std::size_t>(x)];
+            for (int p = 0; p <= fanout; ++p)
+                for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                    const Sweep& sw = info_[p][fixed_[p] | sub];
+                    trace.busy[p][fixed_[p] | sub] = static_cast<std::uint8_t>((sw.busy ? 1 : 0) | (sw.startsBusy ? 2 : 0));
+                    if (sub == 0) break;
+                }
+            trace.move = move_;
+            trace.diff = diff_;
+        }
+        int n = 1;
+        for (int x = 0; x < g; ++x) {
+            n *= tt_.states;
+            if (n > kMaxJointStates) return std::nullopt;
+        }
+        const bool legacy = f_->spec->options->legacyZeroTranslationRule;
+        auto* cur = &jointLayers_[0];
+        auto* next = &jointLayers_[1];
+        for (std::uint32_t sub = free_[fanout];; sub = (sub - 1) & free_[fanout]) {
+            (*cur)[fixed_[fanout] | sub] = JointTransform::identity(n);
+            if (sub == 0) break;
+        }
+        for (int p = fanout - 1; p >= 0; --p) {
+            const NestLoop& l = f_->nest->loops[p];
+            const int bit = bitOf_[l.dim];
+            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                const int c = static_cast<int>(fixed_[p] | sub);
+                const bool lastContext = sub == 0;
+                if (l.spatial()) {  // an instance loop: the same for every kind of child
+                    const Spatial sp = spatialEffect(instanceCats[static_cast<std::size_t>(p)], bit, c);
+                    if (sp.active) (*next)[c] = (*cur)[canon(p + 1, sp.inner)];
+                    else (*next)[c] = JointTransform::identity(n);
+                } else {
+                    const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
+                    const std::int64_t trips = tripsOf(l, bit, c);
+                    std::uint32_t busy0 = 0, busy1 = 0;  // per kind: busy in a non-last iteration, in the last
+                    for (int x = 0; x < g; ++x) {
+                        const auto& b = traces_[static_cast<std::size_t>(x)].busy[p + 1];
+                        if (b[c0] & 1) busy0 |= 1u << x;
+                        if (b[c1] & 1) busy1 |= 1u << x;
+                    }
+                    if (trips == 1 || busy0 == 0) {  // only the last iteration can work
+                        (*next)[c] = (*cur)[c1];
+                    } else {
+                        const int j = f_->temporalIndex[p];
+                        const std::optional<JointTransform> into0 = jointCarry(j, c, 0, c0, p + 1, busy0, busy0, g, n, legacy);
+                        if (!into0) return std::nullopt;
+                        JointTransform t = (*cur)[c0].then(into0->then((*cur)[c0]).power(trips - 2));
+                        if (busy1 != 0) {
+                            const std::optional<JointTransform> into1 = jointCarry(j, c, 1, c1, p + 1, busy0, busy1, g, n, legacy);
+                            if (!into1) return std::nullopt;
+                            t = t.then(into1->then((*cur)[c1]));
+                        }
+                        (*next)[c] = t;
+                    }
+                }
+                if (lastContext) break;
+            }
+            std::swap(cur, next);
+        }
+        // The first step: every kind busy, each sent the whole tile (one delta).
+        return words_[0] + (*cur)[top].cost[0];
+    }
+
+    // The joint carry of temporal loop j in context c into the next iteration (context `entry` at
+    // position `inner`): the kinds busy there move from their last busy step, each distinct delta
+    // sent once. None when a kind busy there was idle before it or idles in its first step.
+    std::optional<JointTransform> jointCarry(int j, int c, int into, int entry, int inner, std::uint32_t busyBefore,
+                                             std::uint32_t busyAfter, int g, int n, bool legacy) const
+    {
+        for (int x = 0; x < g; ++x)
+            if ((busyAfter >> x) & 1u)
+                if (!((busyBefore >> x) & 1u) || !(traces_[static_cast<std::size_t>(x)].busy[inner][entry] & 2)) return std::nullopt;
+        const std::int64_t whole = words_[0];
+        JointTransform t;
+        t.n = n;
+        for (int s = 0; s < n; ++s) {
+            int rest = s, next = 0, scale = 1;
+            std::array<int, kMaxSharingKinds> sent{};  // distinct deltas of this step: -1 whole, else the move
+            int nSent = 0;
+            std::int64_t cost = 0;
+            for (int x = 0; x < g; ++x, scale *= tt_.states) {
+                int sx = rest % tt_.states;
+                rest /= tt_.states;
+                if ((busyAfter >> x) & 1u) {
+                    const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
+                    const int m = trace.move[j][c][into];
+                    const auto [to, moved] = tt_.reuse(sx, m, trace.diff[j][c][into], whole, legacy);
+                    sx = to;
+                    const int id = moved == whole ? -1 : m;
+                    if (moved > 0 && std::find(sent.begin(), sent.begin() + nSent, id) == sent.begin() + nSent) {
+                        sent[static_cast<std::size_t>(nSent++)] = id;
+                        cost += moved;
+                    }
+                }
+                next += sx * scale;
+            }
+            t.next[static_cast<std::size_t>(s)] = static_cast<std::uint16_t>(next);
+            t.cost[static_cast<std::size_t>(s)] = cost;
+        }
+        return t;
+    }
+
     // The translations of the carries of loop p in context c: from the last busy step of a
     // non-last iteration to the first busy step of the next iteration, a non-last one or the last.
     StageDecline registerCarries(int p, int c, const Sweep& s0, const Sweep& s1, bool legacy)
@@ -281,6 +441,15 @@ private:
     std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff_;
     std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry_;
     std::array<std::array<Transform, kMaxContexts>, 2> layers_;
+    // What the joint count of kinds sharing an offset keeps of each kind's pass 1: per position
+    // and context whether it works there (bit 0) and in the sweep's first step (bit 1), and its carries.
+    struct KindTrace {
+        std::array<std::array<std::uint8_t, kMaxContexts>, kMaxPositions> busy;
+        std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move;
+        std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff;
+    };
+    std::array<KindTrace, kMaxSharingKinds> traces_;
+    std::array<std::array<JointTransform, kMaxContexts>, 2> jointLayers_;
 
     std::uint8_t shapeOf(int context) const
     {
@@ -352,6 +521,72 @@ private:
     }
 };
 
+// Offsets where child kinds of different busy contexts meet: one kind of each, and how many
+// offsets of an instance have those kinds.
+struct Sharing {
+    std::array<int, kMaxSharingKinds> kinds{};
+    int g = 0;
+    std::int64_t offsets = 0;
+};
+
+// With remainders on the fanout: per kind of child, the offsets it serves (kinds with the same
+// busy contexts behave alike in every step, so at one offset they receive one delta: the first
+// such kind stands for them), and the offsets where kinds of different busy contexts meet.
+// False when more kinds meet at one offset than the joint count takes.
+bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysis, const std::vector<Kind>& children,
+                   std::vector<std::int64_t>& groups, std::vector<Sharing>& sharings)
+{
+    const NestLayout& nest = *f.nest;
+    thread_local std::vector<std::uint64_t> busyIn;
+    thread_local std::vector<int> standsFor;
+    busyIn.resize(children.size());
+    standsFor.resize(children.size());
+    for (std::size_t c = 0; c < children.size(); ++c) {
+        busyIn[c] = analysis.busyContexts(children[c].cats);
+        standsFor[c] = static_cast<int>(std::find(busyIn.begin(), busyIn.begin() + static_cast<std::ptrdiff_t>(c), busyIn[c]) - busyIn.begin());
+    }
+    thread_local std::vector<std::pair<Vec, int>> placed;
+    thread_local std::vector<Cat> cats;
+    placed.clear();
+    const int nChildLoops = f.boundary - f.leafPos;
+    cats.resize(static_cast<std::size_t>(nChildLoops));
+    f.forEachChild([&](std::int64_t, const Vec& off, std::int64_t, std::int64_t, const auto& idx) {
+        for (int i = 0; i < nChildLoops; ++i) {
+            const NestLoop& l = nest.loops[f.leafPos + i];
+            cats[static_cast<std::size_t>(i)] = nest.dimImperfect(l.dim) ? walker::categorize(idx[i], l.bound, l.residual) : Cat::Any;
+        }
+        int kind = 0;
+        while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
+        placed.push_back({off, kind});
+    });
+    std::sort(placed.begin(), placed.end());
+    placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
+    groups.assign(children.size(), 0);
+    sharings.clear();
+    for (std::size_t a = 0, b = 0; a < placed.size(); a = b) {
+        Sharing here;  // the kinds standing for those at this offset, ascending
+        for (b = a; b < placed.size() && placed[b].first == placed[a].first; ++b) {
+            const std::size_t c = static_cast<std::size_t>(placed[b].second);
+            if (busyIn[c] == 0) continue;  // never busy
+            const int kind = standsFor[c];
+            if (std::find(here.kinds.begin(), here.kinds.begin() + here.g, kind) != here.kinds.begin() + here.g) continue;
+            if (here.g == kMaxSharingKinds) return false;
+            int at = here.g++;
+            for (; at > 0 && here.kinds[static_cast<std::size_t>(at - 1)] > kind; --at)
+                here.kinds[static_cast<std::size_t>(at)] = here.kinds[static_cast<std::size_t>(at - 1)];
+            here.kinds[static_cast<std::size_t>(at)] = kind;
+        }
+        if (here.g == 1) ++groups[static_cast<std::size_t>(here.kinds[0])];
+        if (here.g < 2) continue;
+        auto same = std::find_if(sharings.begin(), sharings.end(), [&](const Sharing& sh) {
+            return sh.g == here.g && std::equal(sh.kinds.begin(), sh.kinds.begin() + sh.g, here.kinds.begin());
+        });
+        if (same == sharings.end()) same = sharings.insert(sharings.end(), here);
+        ++same->offsets;
+    }
+    return true;
+}
+
 } // namespace
 
 StageDecline acceptsTemporalRemainderStage(const StageFrame& f)
@@ -368,7 +603,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
 {
     const NestLayout& nest = *f.nest;
     const StageSpec& spec = *f.spec;
-    // Large tables (under 2 MB): allocated once per thread, on the heap.
+    // Large tables (under 3 MB): allocated once per thread, on the heap.
     thread_local const std::unique_ptr<TemporalRemainderAnalysis> tables = std::make_unique<TemporalRemainderAnalysis>();
     TemporalRemainderAnalysis& analysis = *tables;
     if (const StageDecline d = analysis.prepare(f); d != StageDecline::None) return d;
@@ -376,35 +611,13 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<Kind> instances, children;
     enumerateKinds(nest, 0, f.leafPos, true, instances);
     enumerateKinds(nest, f.leafPos, f.boundary, false, children);
-    // Distinct offsets per kind of child. With remainders on the fanout, kinds must not share an
-    // offset: then no delta of one kind equals one of another, and the parent's accesses are
-    // sums over the kinds (as in the residual-context form).
+    // Distinct offsets per kind of child, and where kinds of different busy contexts share one.
     thread_local std::vector<std::int64_t> groups;
+    thread_local std::vector<Sharing> sharings;
     groups.assign(children.size(), 0);
+    sharings.clear();
     groups[0] = f.groups();  // children all alike: their kinds' figures are the same, the offsets shared
-    if (f.childRemainders) {
-        thread_local std::vector<std::pair<Vec, int>> placed;
-        thread_local std::vector<Cat> cats;
-        placed.clear();
-        const int nChildLoops = f.boundary - f.leafPos;
-        cats.resize(static_cast<std::size_t>(nChildLoops));
-        f.forEachChild([&](std::int64_t, const Vec& off, std::int64_t, std::int64_t, const auto& idx) {
-            for (int i = 0; i < nChildLoops; ++i) {
-                const NestLoop& l = nest.loops[f.leafPos + i];
-                cats[static_cast<std::size_t>(i)] = nest.dimImperfect(l.dim) ? walker::categorize(idx[i], l.bound, l.residual) : Cat::Any;
-            }
-            int kind = 0;
-            while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
-            placed.push_back({off, kind});
-        });
-        std::sort(placed.begin(), placed.end());
-        placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
-        groups.assign(children.size(), 0);
-        for (std::size_t i = 0; i < placed.size(); ++i) {
-            if (i > 0 && placed[i].first == placed[i - 1].first) return StageDecline::ChildKindsShareOffset;
-            ++groups[static_cast<std::size_t>(placed[i].second)];
-        }
-    }
+    if (f.childRemainders && !placeChildren(f, analysis, children, groups, sharings)) return StageDecline::ChildKindsShareOffset;
     // Kinds with the same categories in the spatial loops (and the same kind of child, where the
     // fanout has remainders) see the same figures.
     struct Key {
@@ -414,7 +627,16 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     };
     thread_local std::vector<std::pair<Key, ChildFigures>> known;
     known.clear();
+    // The joint words of a sharing (Key::child: its index) and the subset of its kinds busy.
+    thread_local std::vector<std::pair<std::pair<Key, std::uint32_t>, std::int64_t>> knownShared;
+    knownShared.clear();
+    thread_local std::vector<ChildFigures> figs;
+    figs.resize(children.size());
     clearStageResult(out);
+    auto decline = [&](StageDecline d) {
+        clearStageResult(out);
+        return d;
+    };
     for (const Kind& ik : instances) {
         Key key;
         for (int p = 0, field = 0; p < f.leafPos; ++p)
@@ -422,29 +644,50 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
                 key.cats[static_cast<std::size_t>(field / 21)] |= std::uint64_t(ik.cats[static_cast<std::size_t>(p)]) << (3 * (field % 21));
                 ++field;
             }
+        for (std::size_t c = 0; c < children.size(); ++c) {
+            key.child = f.childRemainders ? c : 0;
+            auto hit = std::find_if(known.begin(), known.end(), [&](const auto& e) { return e.first == key; });
+            if (hit == known.end()) {
+                ChildFigures fig;
+                if (const StageDecline d = analysis.figures(ik.cats, children[c].cats, fig); d != StageDecline::None) return decline(d);
+                hit = known.insert(known.end(), {key, fig});
+            }
+            figs[c] = hit->second;
+        }
+        std::int64_t accesses = 0;
+        for (std::size_t c = 0; c < children.size(); ++c) accesses += groups[c] * figs[c].moved;
+        for (std::size_t i = 0; i < sharings.size(); ++i) {
+            const Sharing& sh = sharings[i];
+            std::array<const std::vector<Cat>*, kMaxSharingKinds> busyKinds{};
+            std::uint32_t subset = 0;
+            int g = 0, only = 0;
+            for (int x = 0; x < sh.g; ++x) {
+                const int c = sh.kinds[static_cast<std::size_t>(x)];
+                if (figs[static_cast<std::size_t>(c)].active == 0) continue;  // idle throughout for this instance
+                subset |= 1u << x;
+                only = c;
+                busyKinds[static_cast<std::size_t>(g++)] = &children[static_cast<std::size_t>(c)].cats;
+            }
+            if (g == 1) accesses += sh.offsets * figs[static_cast<std::size_t>(only)].moved;
+            if (g < 2) continue;
+            if (spec.macStage) return decline(StageDecline::ChildKindsShareOffset);  // (operands are not tile deltas)
+            key.child = i;
+            auto hit = std::find_if(knownShared.begin(), knownShared.end(), [&](const auto& e) { return e.first == std::pair{key, subset}; });
+            if (hit == knownShared.end()) {
+                const std::optional<std::int64_t> words = analysis.sharedOffsetWords(ik.cats, busyKinds.data(), g);
+                if (!words) return decline(StageDecline::ChildKindsShareOffset);
+                hit = knownShared.insert(knownShared.end(), {{key, subset}, *words});
+            }
+            accesses += sh.offsets * hit->second;
+        }
         const Signature isig = instanceSignature(f, ik.cats);
-        std::int64_t accesses = 0, weighted = 0, macs = 0;
+        std::int64_t weighted = 0, macs = 0;
         bool used = false;
         for (std::size_t c = 0; c < children.size(); ++c) {
             const Kind& ck = children[c];
-            key.child = f.childRemainders ? c : 0;
-            ChildFigures fig;
-            bool found = false;
-            for (const auto& [k, value] : known)
-                if (k == key) {
-                    fig = value;
-                    found = true;
-                }
-            if (!found) {
-                if (const StageDecline d = analysis.figures(ik.cats, ck.cats, fig); d != StageDecline::None) {
-                    clearStageResult(out);
-                    return d;
-                }
-                known.push_back({key, fig});
-            }
+            const ChildFigures& fig = figs[c];
             if (fig.active == 0) continue;  // never busy: no entry, as the walker
             used = true;
-            accesses += groups[c] * fig.moved;
             weighted += ck.count * fig.moved;
             macs += ck.count * fig.active;
             std::int64_t distinct = 0;

@@ -16,10 +16,15 @@
 // Spatial loops above the children clear context bits (an instance not at the loop's last
 // index) or, with a remainder, idle an instance beyond the residual in the residual context:
 // sweeps record their first and last busy steps, and a carry joins two busy steps.
-// Instances are told apart by their categories as the walker does.
-// Declines: remainders on the children's fanout, children of different shapes, more than 6
-// context dimensions or 3 shape dimensions, more translations than its table holds, and mesh
-// neighbours placed so that link transfers could occur (any, where tiles change shape).
+// Instances are told apart by their categories as the walker does. With remainders on the
+// fanout, children of several kinds are summed kind by kind; at an offset they share, kinds
+// that work in the same contexts receive one delta per step, and kinds that idle apart are
+// counted together on their joint reuse states (each distinct delta among them once per step).
+// Declines: remainders on the fanout with shape changes or links, children of different shapes,
+// more than 6 context dimensions or 3 shape dimensions, more translations than its table holds,
+// more than 4 kinds idling apart at one offset (or more joint states than its table holds, or
+// MAC operands), and mesh neighbours placed so that link transfers could occur (any, where tiles
+// change shape).
 #include "model/StageDecline.h"
 #include "model/StageFrame.h"
 
