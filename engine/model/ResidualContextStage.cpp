@@ -132,9 +132,8 @@ StageDecline acceptsResidualContextStage(const StageFrame& f)
     if (f.temporalRemainderAbove) return StageDecline::TemporalRemainder;
     // Children of several kinds (remainders on the fanout, or a shape dimension split by it:
     // tiles of different shapes) are summed kind by kind, each with its own predicates: only
-    // where no links can form.
+    // where no links can form (checked by the analysis where the tiles keep one shape).
     if (f.shapeOnFanout && f.linkCandidate) return StageDecline::ShapeOnFanout;
-    if (f.childRemainders && f.linkCandidate) return StageDecline::ChildKindsAndLinks;
     return StageDecline::None;
 }
 
@@ -202,17 +201,19 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     const int nRanks = frame.nRanks;
     const auto& steps = *spec.stepVectors;
     auto extents = [&](std::uint32_t small) { return frame.extents(small); };
-    if (frame.linkCandidate) {
+    // Whether link transfers could occur between the children, given the predicates of every
+    // kind (of instance, or of instance and child) that works.
+    thread_local std::vector<const Predicates*> busyKinds;
+    auto linksPossible = [&]() {
         // An idle block of several predicates ends with a carry plus one step of the innermost
         // loop of each: those sums of steps, per kind and set of two or more predicates.
         thread_local std::vector<Vec> severalSteps;
         severalSteps.clear();
-        for (const InstanceKind& kind : instances) {
-            const Predicates& ik = kind.pred;
-            if (ik.neverBusy) continue;
+        for (const Predicates* kind : busyKinds) {
+            const Predicates& ik = *kind;
             // Where tiles change shape, the canonical deltas (slabs) of consecutive steps may
             // match under other differences than the moves: any neighbour may then serve.
-            if (ik.nShape > 0) return StageDecline::LinksPossible;
+            if (ik.nShape > 0) return true;
             for (std::uint32_t subset = 1; subset < (1u << ik.nIdle); ++subset) {
                 if (std::popcount(subset) < 2) continue;
                 Vec sum{};
@@ -245,7 +246,13 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             }
             return false;
         };
-        if (frame.anyNeighbourDifference(isMove)) return StageDecline::LinksPossible;
+        return frame.anyNeighbourDifference(isMove);
+    };
+    if (frame.linkCandidate && !perChildKind) {
+        busyKinds.clear();
+        for (const InstanceKind& kind : instances)
+            if (!kind.pred.neverBusy) busyKinds.push_back(&kind.pred);
+        if (linksPossible()) return StageDecline::LinksPossible;
     }
     const bool legacy = spec.options->legacyZeroTranslationRule;
 
@@ -542,6 +549,20 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
                 if (!addShapePredicates(kk, mayBeResidual)) return StageDecline::TooManyPredicates;
             }
         auto pairOf = [&](std::size_t i, std::size_t c) -> const Predicates& { return pairs[i * nKinds + c]; };
+        if (frame.linkCandidate) {
+            busyKinds.clear();
+            for (std::size_t i = 0; i < instances.size(); ++i) {
+                const Predicates* first = nullptr;  // siblings of different tile shapes: slabs again
+                for (std::size_t c = 0; c < nKinds; ++c) {
+                    const Predicates& kind = pairOf(i, c);
+                    if (kind.neverBusy) continue;
+                    if (first && first->alwaysSmall != kind.alwaysSmall) return StageDecline::ChildKindsAndLinks;
+                    if (!first) first = &kind;
+                    busyKinds.push_back(&kind);
+                }
+            }
+            if (linksPossible()) return StageDecline::ChildKindsAndLinks;
+        }
         clearStageResult(out);
         thread_local std::vector<std::int64_t> groups;  // per kind: the offsets it alone serves
         thread_local std::vector<FiguresKey> keys;
