@@ -79,7 +79,7 @@ Vec StageFrame::extents(std::uint32_t small) const
     for (int r = 0; r < nRanks; ++r) {
         ext[r] = 1;
         for (const auto& term : ranks[r])
-            ext[r] += term.coef * ((spec->macStage ? 1 : nest->innerExtent(boundary, term.dim, (small >> term.dim) & 1u)) - 1);
+            ext[r] += term.coef * ((spec->macStage ? 1 : ((small >> term.dim) & 1u ? innerLast : innerFull)[term.dim]) - 1);
     }
     return ext;
 }
@@ -110,6 +110,14 @@ bool buildStageFrame(const StageSpec& spec, StageFrame& f)
     f.leafPos = nest.spatialBegin[spec.level];
     f.boundary = nest.levelBegin[spec.level + 1];
     f.nRanks = static_cast<int>(w.tensors[spec.tensor].ranks.size());
+    if (w.numDims() > static_cast<int>(f.innerFull.size())) return false;
+    std::fill_n(f.innerFull.begin(), w.numDims(), 1);
+    std::fill_n(f.innerLast.begin(), w.numDims(), 1);
+    for (std::size_t p = static_cast<std::size_t>(f.boundary); p < nest.loops.size(); ++p) {
+        const NestLoop& l = nest.loops[p];
+        f.innerFull[l.dim] += (l.bound - 1) * l.stride;
+        f.innerLast[l.dim] += (l.residual - 1) * l.stride;
+    }
     if (f.leafPos > static_cast<int>(f.temporalIndex.size()) || f.boundary - f.leafPos > kMaxLoops) return false;
 
     // Counts in locals, written to the frame at the end: the frame's fields, read back through

@@ -31,6 +31,10 @@ struct StageFrame {
     std::array<Vec, kMaxLoops> carry;
     std::int64_t allSteps = 1;   // product of the temporal bounds above
 
+    // Per dimension, the children's extent (NestLayout::innerExtent from the boundary), outside
+    // and in the residual context.
+    std::array<std::int64_t, 32> innerFull, innerLast;
+
     std::int64_t instances = 1;  // instances of the stage's level (spatial bounds above leafPos)
     std::int64_t fanX = 1, fanY = 1, children = 1;  // children of one instance
 

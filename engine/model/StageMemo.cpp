@@ -59,9 +59,14 @@ void StageMemo::buildKey(const StageSpec& spec)
     }
     // Of the loops below, what the analyses read: the children's extents in each dimension, in
     // and out of the residual context (they differ exactly when a remainder sits below).
-    for (int d = 0; d < spec.workload->numDims(); ++d) {
-        key_.push_back(nest.innerExtent(boundary, d, false));
-        key_.push_back(nest.innerExtent(boundary, d, true));
+    // (NestLayout::innerExtent for every dimension, both ways, in one pass over the loops)
+    const int dims = spec.workload->numDims();
+    const std::size_t first = key_.size();
+    key_.resize(first + 2 * static_cast<std::size_t>(dims), 1);
+    for (std::size_t p = static_cast<std::size_t>(boundary); p < nest.loops.size(); ++p) {
+        const NestLoop& l = nest.loops[p];
+        key_[first + 2 * static_cast<std::size_t>(l.dim)] += (l.bound - 1) * l.stride;
+        key_[first + 2 * static_cast<std::size_t>(l.dim) + 1] += (l.residual - 1) * l.stride;
     }
 }
 
