@@ -113,7 +113,9 @@ bool buildStageFrame(const StageSpec& spec, StageFrame& f)
     if (w.numDims() > static_cast<int>(f.innerFull.size())) return false;
     std::fill_n(f.innerFull.begin(), w.numDims(), 1);
     std::fill_n(f.innerLast.begin(), w.numDims(), 1);
-    for (std::size_t p = static_cast<std::size_t>(f.boundary); p < nest.loops.size(); ++p) {
+    // (read by the forms for remainders only)
+    const std::size_t below = nest.imperfectDims == 0 ? 0 : nest.loops.size();
+    for (std::size_t p = static_cast<std::size_t>(f.boundary); p < below; ++p) {
         const NestLoop& l = nest.loops[p];
         f.innerFull[l.dim] += (l.bound - 1) * l.stride;
         f.innerLast[l.dim] += (l.residual - 1) * l.stride;

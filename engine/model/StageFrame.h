@@ -32,7 +32,7 @@ struct StageFrame {
     std::int64_t allSteps = 1;   // product of the temporal bounds above
 
     // Per dimension, the children's extent (NestLayout::innerExtent from the boundary), outside
-    // and in the residual context.
+    // and in the residual context (filled for nests with remainders only).
     std::array<std::int64_t, 32> innerFull, innerLast;
 
     std::int64_t instances = 1;  // instances of the stage's level (spatial bounds above leafPos)
