@@ -409,12 +409,54 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     };
     thread_local std::vector<std::pair<FiguresKey, std::optional<Figures>>> known;
     known.clear();
+    // Across stages (annealing's neighbours share many), a kind's figures are kept per thread,
+    // keyed on everything kindFigures reads: the temporal loops' trips and carries, the
+    // predicates' loop sets, the steps that end idle blocks, and the tile extents per shape.
+    auto crossStageKey = [&](const Predicates& ik, std::vector<std::int64_t>& key) {
+        key.clear();
+        key.insert(key.end(), {k, nRanks, std::int64_t{legacy} | std::int64_t{spec.macStage} << 1, ik.nIdle, ik.nShape});
+        for (int j = 0; j < k; ++j) {
+            key.push_back(nest.loops[temporal[j]].bound);
+            key.insert(key.end(), carry[j].begin(), carry[j].begin() + nRanks);
+        }
+        for (int i = 0; i < ik.nIdle; ++i) {
+            const std::uint32_t set = ik.whenLast[static_cast<std::size_t>(i)];
+            key.push_back(set);
+            const Vec& step = steps[temporal[31 - std::countl_zero(set)]];
+            key.insert(key.end(), step.begin(), step.begin() + nRanks);
+        }
+        for (int i = 0; i < ik.nShape; ++i) key.push_back(ik.shapeSets[static_cast<std::size_t>(i)]);
+        for (int m = 0; m < (1 << ik.nShape); ++m) {
+            std::uint32_t small = ik.alwaysSmall;
+            for (int i = 0; i < ik.nShape; ++i)
+                if ((m >> i) & 1) small |= 1u << ik.shapeDims[static_cast<std::size_t>(i)];
+            const Vec e = extents(small);
+            key.insert(key.end(), e.begin(), e.begin() + nRanks);
+        }
+    };
+    struct CachedFigures {
+        std::uint64_t hash = 0;
+        std::vector<std::int64_t> key;  // empty: unused
+        std::optional<Figures> figures;
+    };
+    constexpr std::size_t kCachedKinds = 4096;  // direct-mapped: a collision only recomputes
+    thread_local std::vector<CachedFigures> cache(kCachedKinds);
+    thread_local std::vector<std::int64_t> cacheKey;
     auto figuresOf = [&](const Predicates& ik) -> std::optional<Figures> {
         const FiguresKey key = keyOf(ik);
         for (const auto& [k2, figures] : known)
             if (k2 == key) return figures;
-        known.push_back({key, kindFigures(ik)});
-        return known.back().second;
+        crossStageKey(ik, cacheKey);
+        std::uint64_t h = 0x9e3779b97f4a7c15ull;
+        for (std::int64_t v : cacheKey) h = (h ^ static_cast<std::uint64_t>(v)) * 0xff51afd7ed558ccdull + (h >> 31);
+        CachedFigures& slot = cache[h % kCachedKinds];
+        if (slot.hash != h || slot.key != cacheKey) {
+            slot.figures = kindFigures(ik);
+            slot.hash = h;
+            slot.key = cacheKey;
+        }
+        known.push_back({key, slot.figures});
+        return slot.figures;
     };
 
     // The parent's words for children of g different kinds at one offset (no shape predicates
