@@ -203,8 +203,10 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     auto extents = [&](std::uint32_t small) { return frame.extents(small); };
     // Whether link transfers could occur between the children, given the predicates of every
     // kind (of instance, or of instance and child) that works.
+    // With kinds of child that idle apart, two children at one offset can also serve each other
+    // (one resumes with the delta the other just had): then `sharedOffsetsMatter`.
     thread_local std::vector<const Predicates*> busyKinds;
-    auto linksPossible = [&]() {
+    auto linksPossible = [&](bool sharedOffsetsMatter) {
         // An idle block of several predicates ends with a carry plus one step of the innermost
         // loop of each: those sums of steps, per kind and set of two or more predicates.
         thread_local std::vector<Vec> severalSteps;
@@ -230,6 +232,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         // A move of nothing matters only to the MACs, or under the legacy rule (which delivers
         // the same tile again: identical consecutive deltas).
         auto isMove = [&](const Vec& d) {
+            if (frame.isZero(d) && sharedOffsetsMatter) return true;
             if (frame.isZero(d) && spec.macStage && k > 0) return true;
             if (frame.isZero(d) && !spec.options->legacyZeroTranslationRule) return false;
             for (int j = 0; j < k; ++j) {
@@ -252,7 +255,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         busyKinds.clear();
         for (const InstanceKind& kind : instances)
             if (!kind.pred.neverBusy) busyKinds.push_back(&kind.pred);
-        if (linksPossible()) return StageDecline::LinksPossible;
+        if (linksPossible(false)) return StageDecline::LinksPossible;
     }
     const bool legacy = spec.options->legacyZeroTranslationRule;
 
@@ -603,7 +606,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
                     busyKinds.push_back(&kind);
                 }
             }
-            if (linksPossible()) return StageDecline::ChildKindsAndLinks;
+            if (linksPossible(true)) return StageDecline::ChildKindsAndLinks;
         }
         clearStageResult(out);
         thread_local std::vector<std::int64_t> groups;  // per kind: the offsets it alone serves

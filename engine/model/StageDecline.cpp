@@ -16,7 +16,6 @@ const char* stageDeclineName(StageDecline d)
     case StageDecline::TemporalRemainder: return "temporal remainder above";
     case StageDecline::TemporalAndChildRemainders: return "temporal remainder above with child remainders";
     case StageDecline::ShapeOnFanout: return "children of different shapes";
-    case StageDecline::ChildKindsAndShape: return "child remainders with shape changes";
     case StageDecline::ChildKindsAndLinks: return "child remainders with links";
     case StageDecline::TooManyPredicates: return "more than 3 predicates";
     case StageDecline::LinksPossible: return "links possible";

@@ -14,7 +14,6 @@ enum class StageDecline : std::uint8_t {
     TemporalRemainder,    // a remainder on a temporal loop above the children (Ruby, Ruby-T)
     TemporalAndChildRemainders,  // ... together with a remainder on the stage's fanout (Ruby)
     ShapeOnFanout,        // children of different tile shapes (a remainder below shares a dimension with the fanout)
-    ChildKindsAndShape,   // remainders on the fanout together with shrinking tiles
     ChildKindsAndLinks,   // remainders on the fanout where link transfers are possible
     TooManyPredicates,    // one kind with more residual-context predicates than the form handles (3)
     LinksPossible,        // mesh neighbours placed so that link transfers could occur

@@ -22,9 +22,10 @@ constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children a
 // Distinct translations (at most two per loop and context: into a non-last or the last iteration).
 constexpr int kMaxTranslations = 160;
 using Transform = TransformOf<kMaxTranslations + 1>;
-// Kinds of child with different busy contexts at one offset, and their joint reuse states.
+// Kinds of child that behave differently at one offset, and their joint reuse states (two kinds
+// of 25-30 reuse states each, as Ruby's Inputs on a fanout of M and Q reach, walk for 50 ms).
 constexpr int kMaxSharingKinds = 4;
-constexpr int kMaxJointStates = 512;
+constexpr int kMaxJointStates = 1024;
 using JointTransform = TransformOf<kMaxJointStates>;
 
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
@@ -43,6 +44,23 @@ struct Sweep {
 struct Kind {
     std::vector<Cat> cats;
     std::int64_t count = 1;
+};
+
+// Children of several kinds, each swept through the fanout with its own categories: remainders
+// on the fanout (kinds that idle apart), or a shape dimension split by it (tiles of different
+// shapes: only the child at a fanout loop's last index can see its dimension's residual tile).
+bool perChildKind(const StageFrame& f)
+{
+    return f.childRemainders || f.shapeOnFanout;
+}
+
+// What tells one kind of child from another at the fanout, per (canonical) context c that
+// reaches it: bit c of `busy` when the kind works there, bit c of residual[i] when its tile is
+// then residual in shape dimension i. Kinds alike here are alike in every step.
+struct ChildBehaviour {
+    std::uint64_t busy = 0;
+    std::array<std::uint64_t, kMaxShapeDims> residual{};
+    bool operator==(const ChildBehaviour&) const = default;
 };
 
 // Every combination of categories over the spatial loops in [from, to), as the walker forms them.
@@ -76,7 +94,7 @@ public:
         f_ = &f;
         nBits_ = nShape_ = 0;
         bitOf_.fill(-1);
-        end_ = f.childRemainders ? f.boundary : f.leafPos;  // with child remainders the fanout is swept too
+        end_ = perChildKind(f) ? f.boundary : f.leafPos;  // with several kinds of child the fanout is swept too
         for (int p = 0; p < end_; ++p) {  // remainders above: temporal (trips) and spatial (idle instances or children)
             const NestLoop& l = f_->nest->loops[p];
             if (l.residual != l.bound && bitOf_[l.dim] < 0) bitOf_[l.dim] = nBits_++;
@@ -258,13 +276,12 @@ public:
         return StageDecline::None;
     }
 
-    // With remainders on the fanout (tiles of one shape), all that tells one kind of child from
-    // another is where it idles: bit c is set when a child of categories `childCats` works in the
-    // (canonical) context c that reaches the fanout. Kinds alike there are alike in every step.
-    std::uint64_t busyContexts(const std::vector<Cat>& childCats) const
+    // With several kinds of child, where a child of categories `childCats` works and the shape
+    // of its tile in each context that reaches the fanout.
+    ChildBehaviour behaviourOf(const std::vector<Cat>& childCats) const
     {
         const int fanout = f_->leafPos;
-        std::uint64_t mask = 0;
+        ChildBehaviour out;
         for (std::uint32_t sub = free_[fanout];; sub = (sub - 1) & free_[fanout]) {
             const int entry = static_cast<int>(fixed_[fanout] | sub);
             int c = entry;
@@ -274,37 +291,37 @@ public:
                 busy = sp.active;
                 c = canon(p + 1, sp.inner);
             }
-            if (busy) mask |= std::uint64_t{1} << entry;
+            if (busy) {
+                out.busy |= std::uint64_t{1} << entry;
+                const std::uint8_t shape = shapeOf(c);
+                for (int i = 0; i < nShape_; ++i)
+                    if ((shape >> i) & 1u) out.residual[static_cast<std::size_t>(i)] |= std::uint64_t{1} << entry;
+            }
             if (sub == 0) break;
         }
-        return mask;
+        return out;
     }
 
-    // The words the parent sends the children of g kinds with different busy contexts at one
-    // offset, for one kind of instance (every kind busy somewhere; tiles of one shape, no MAC
-    // stage). Each kind keeps its own reuse state; in a step the parent sends each distinct delta
-    // among the busy kinds once: a delta is the whole tile, nothing, or the new words of one move
-    // (the move fixes the previous tile), so the joint state is the kinds' reuse states. The
-    // sweeps' transforms join the kinds' moves at the carries, which needs every kind busy in a
-    // sweep to be busy in its first step, and, where it works after a carry, before it in the
-    // same loop (as the categories' monotone effects make it; declines otherwise).
+    // The words the parent sends the children of g kinds that behave differently at one offset,
+    // for one kind of instance (every kind busy somewhere; no MAC stage). Each kind keeps its own
+    // reuse state; in a step the parent sends each distinct delta among the busy kinds once: a
+    // delta is the whole tile, nothing, or the new words of one move, fixed by the move and the
+    // shapes of the two tiles (all kinds at the offset are at the same position), so the joint
+    // state is the kinds' reuse states. The sweeps' transforms join the kinds' moves at the
+    // carries, which needs every kind busy in a sweep to be busy in its first step, and, where it
+    // works after a carry, before it in the same loop (as the categories' monotone effects make
+    // it; declines otherwise).
     std::optional<std::int64_t> sharedOffsetWords(const std::vector<Cat>& instanceCats, const std::vector<Cat>* const* childCats, int g)
     {
         const int fanout = f_->leafPos;
         const int top = static_cast<int>(fixed_[0]);
         tt_.clear();
+        std::array<Box, kMaxSharingKinds> firstTiles{};
         for (int x = 0; x < g; ++x) {
             if (sweepLoops(instanceCats, *childCats[x]) != StageDecline::None) return std::nullopt;
             if (!info_[0][top].startsBusy) return std::nullopt;
-            KindTrace& trace = traces_[static_cast<std::size_t>(x)];
-            for (int p = 0; p <= fanout; ++p)
-                for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
-                    const Sweep& sw = info_[p][fixed_[p] | sub];
-                    trace.busy[p][fixed_[p] | sub] = static_cast<std::uint8_t>((sw.busy ? 1 : 0) | (sw.startsBusy ? 2 : 0));
-                    if (sub == 0) break;
-                }
-            trace.move = move_;
-            trace.diff = diff_;
+            captureTrace(x);
+            firstTiles[static_cast<std::size_t>(x)] = tileAtOrigin(info_[0][top].first);
         }
         int n = 1;
         for (int x = 0; x < g; ++x) {
@@ -356,8 +373,42 @@ public:
             }
             std::swap(cur, next);
         }
-        // The first step: every kind busy, each sent the whole tile (one delta).
-        return words_[0] + (*cur)[top].cost[0];
+        // The first step: every kind busy, each sent its whole tile (one delta per distinct shape).
+        std::int64_t firstWords = 0;
+        for (int x = 0; x < g; ++x)
+            if (std::find(firstTiles.begin(), firstTiles.begin() + x, firstTiles[static_cast<std::size_t>(x)]) == firstTiles.begin() + x)
+                firstWords += firstTiles[static_cast<std::size_t>(x)].size(f_->nRanks);
+        return firstWords + (*cur)[top].cost[0];
+    }
+
+    // Keeps what the joint count needs of the kind just swept (sweepLoops): per position and
+    // context whether it works there and in the sweep's first step, and its carries.
+    void captureTrace(int x)
+    {
+        KindTrace& trace = traces_[static_cast<std::size_t>(x)];
+        const int fanout = f_->leafPos;
+        for (int p = 0; p <= fanout; ++p)
+            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                const int c = static_cast<int>(fixed_[p] | sub);
+                const Sweep& sw = info_[p][c];
+                trace.busy[p][c] = static_cast<std::uint8_t>((sw.busy ? 1 : 0) | (sw.startsBusy ? 2 : 0));
+                if (p < fanout && !f_->nest->loops[p].spatial()) {
+                    const int j = f_->temporalIndex[p];
+                    trace.move[j][c] = move_[j][c];
+                    trace.diff[j][c] = diff_[j][c];
+                    trace.carry[j][c] = carry_[j][c];
+                    trace.shapes[j][c] = shapes_[j][c];
+                }
+                if (sub == 0) break;
+            }
+    }
+
+    // A tile of shape `shape` based at the origin.
+    Box tileAtOrigin(int shape) const
+    {
+        Box b;
+        for (int r = 0; r < f_->nRanks; ++r) b.ext[r] = ext_[static_cast<std::size_t>(shape)][r];
+        return b;
     }
 
     // The joint carry of temporal loop j in context c into the next iteration (context `entry` at
@@ -369,25 +420,46 @@ public:
         for (int x = 0; x < g; ++x)
             if ((busyAfter >> x) & 1u)
                 if (!((busyBefore >> x) & 1u) || !(traces_[static_cast<std::size_t>(x)].busy[inner][entry] & 2)) return std::nullopt;
-        const std::int64_t whole = words_[0];
+        // Per kind busy after the carry: the ids of its two possible deltas (its whole tile and
+        // the new words of its move), equal ids for equal deltas.
+        std::array<int, kMaxSharingKinds> wholeId{}, newWordsId{};
+        std::array<std::int64_t, kMaxSharingKinds> wholeWords{};
+        std::array<Delta, 2 * kMaxSharingKinds> deltas;
+        int nDeltas = 0;
+        auto idOf = [&](const Delta& d) {
+            const int at = static_cast<int>(std::find(deltas.begin(), deltas.begin() + nDeltas, d) - deltas.begin());
+            if (at == nDeltas) deltas[static_cast<std::size_t>(nDeltas++)] = d;
+            return at;
+        };
+        for (int x = 0; x < g; ++x) {
+            if (!((busyAfter >> x) & 1u)) continue;
+            const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
+            const std::uint8_t shapes = trace.shapes[j][c][into];
+            const Box cur = tileAtOrigin(shapes >> 4);
+            Box prev = tileAtOrigin(shapes & 0xf);
+            for (int r = 0; r < f_->nRanks; ++r) prev.lo[r] = -trace.carry[j][c][into][r];
+            wholeWords[static_cast<std::size_t>(x)] = cur.size(f_->nRanks);
+            wholeId[static_cast<std::size_t>(x)] = idOf(wholeDelta(cur, f_->nRanks));
+            newWordsId[static_cast<std::size_t>(x)] = idOf(difference(cur, prev, f_->nRanks));
+        }
         JointTransform t;
         t.n = n;
         for (int s = 0; s < n; ++s) {
             int rest = s, next = 0, scale = 1;
-            std::array<int, kMaxSharingKinds> sent{};  // distinct deltas of this step: -1 whole, else the move
-            int nSent = 0;
+            std::uint32_t sent = 0;  // the ids of the distinct deltas of this step
             std::int64_t cost = 0;
             for (int x = 0; x < g; ++x, scale *= tt_.states) {
                 int sx = rest % tt_.states;
                 rest /= tt_.states;
                 if ((busyAfter >> x) & 1u) {
                     const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
-                    const int m = trace.move[j][c][into];
-                    const auto [to, moved] = tt_.reuse(sx, m, trace.diff[j][c][into], whole, legacy);
+                    const std::int64_t whole = wholeWords[static_cast<std::size_t>(x)];
+                    const auto [to, moved] = tt_.reuse(sx, trace.move[j][c][into], trace.diff[j][c][into], whole, legacy);
                     sx = to;
-                    const int id = moved == whole ? -1 : m;
-                    if (moved > 0 && std::find(sent.begin(), sent.begin() + nSent, id) == sent.begin() + nSent) {
-                        sent[static_cast<std::size_t>(nSent++)] = id;
+                    // (new words as many as the whole tile: no overlap, the whole tile as delta)
+                    const int id = (moved == whole ? wholeId : newWordsId)[static_cast<std::size_t>(x)];
+                    if (moved > 0 && !((sent >> id) & 1u)) {
+                        sent |= 1u << id;
                         cost += moved;
                     }
                 }
@@ -421,6 +493,7 @@ public:
             move_[j][c][into] = m;
             diff_[j][c][into] = words_[cur] - overlapWords(ext_[prev], ext_[cur], d, nRanks);
             carry_[j][c][into] = d;
+            shapes_[j][c][into] = static_cast<std::uint8_t>(prev | (cur << 4));
         }
         return StageDecline::None;
     }
@@ -440,6 +513,7 @@ private:
     std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move_;
     std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff_;
     std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry_;
+    std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes_;  // previous tile's shape | current's << 4
     std::array<std::array<Transform, kMaxContexts>, 2> layers_;
     // What the joint count of kinds sharing an offset keeps of each kind's pass 1: per position
     // and context whether it works there (bit 0) and in the sweep's first step (bit 1), and its carries.
@@ -447,6 +521,8 @@ private:
         std::array<std::array<std::uint8_t, kMaxContexts>, kMaxPositions> busy;
         std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move;
         std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff;
+        std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry;
+        std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes;
     };
     std::array<KindTrace, kMaxSharingKinds> traces_;
     std::array<std::array<JointTransform, kMaxContexts>, 2> jointLayers_;
@@ -529,21 +605,21 @@ struct Sharing {
     std::int64_t offsets = 0;
 };
 
-// With remainders on the fanout: per kind of child, the offsets it serves (kinds with the same
-// busy contexts behave alike in every step, so at one offset they receive one delta: the first
-// such kind stands for them), and the offsets where kinds of different busy contexts meet.
-// False when more kinds meet at one offset than the joint count takes.
+// With children of several kinds: per kind, the first kind of the same behaviour at the fanout
+// (alike in every step, so at one offset they receive one delta, and their figures are the same:
+// that kind stands for them), the offsets it serves, and the offsets where kinds of different
+// behaviours meet. False when more kinds meet at one offset than the joint count takes.
 bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysis, const std::vector<Kind>& children,
-                   std::vector<std::int64_t>& groups, std::vector<Sharing>& sharings)
+                   std::vector<int>& standsFor, std::vector<std::int64_t>& groups, std::vector<Sharing>& sharings)
 {
     const NestLayout& nest = *f.nest;
-    thread_local std::vector<std::uint64_t> busyIn;
-    thread_local std::vector<int> standsFor;
-    busyIn.resize(children.size());
+    thread_local std::vector<ChildBehaviour> behaviours;
+    behaviours.resize(children.size());
     standsFor.resize(children.size());
     for (std::size_t c = 0; c < children.size(); ++c) {
-        busyIn[c] = analysis.busyContexts(children[c].cats);
-        standsFor[c] = static_cast<int>(std::find(busyIn.begin(), busyIn.begin() + static_cast<std::ptrdiff_t>(c), busyIn[c]) - busyIn.begin());
+        behaviours[c] = analysis.behaviourOf(children[c].cats);
+        const auto first = std::find(behaviours.begin(), behaviours.begin() + static_cast<std::ptrdiff_t>(c), behaviours[c]);
+        standsFor[c] = static_cast<int>(first - behaviours.begin());
     }
     thread_local std::vector<std::pair<Vec, int>> placed;
     thread_local std::vector<Cat> cats;
@@ -567,7 +643,7 @@ bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysi
         Sharing here;  // the kinds standing for those at this offset, ascending
         for (b = a; b < placed.size() && placed[b].first == placed[a].first; ++b) {
             const std::size_t c = static_cast<std::size_t>(placed[b].second);
-            if (busyIn[c] == 0) continue;  // never busy
+            if (behaviours[c].busy == 0) continue;  // never busy
             const int kind = standsFor[c];
             if (std::find(here.kinds.begin(), here.kinds.begin() + here.g, kind) != here.kinds.begin() + here.g) continue;
             if (here.g == kMaxSharingKinds) return false;
@@ -591,10 +667,13 @@ bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysi
 
 StageDecline acceptsTemporalRemainderStage(const StageFrame& f)
 {
-    if (!f.temporalRemainderAbove) return StageDecline::NotApplicable;
-    if (f.shapeOnFanout) return StageDecline::ShapeOnFanout;
-    // Children of several kinds are summed kind by kind, as in the residual-context form.
-    if (f.childRemainders && f.shapeDims != 0) return StageDecline::ChildKindsAndShape;
+    // Stages whose only remainders change the children's tile shapes are the residual-context
+    // form's, but its tables hold fewer shapes: those it declines come here.
+    if (!f.temporalRemainderAbove && f.shapeDims == 0) return StageDecline::NotApplicable;
+    // Children of several kinds (remainders on the fanout, or a shape dimension split by it:
+    // tiles of different shapes) are summed kind by kind, as in the residual-context form: only
+    // where no links can form.
+    if (f.shapeOnFanout && f.linkCandidate) return StageDecline::ShapeOnFanout;
     if (f.childRemainders && f.linkCandidate) return StageDecline::ChildKindsAndLinks;
     return StageDecline::None;
 }
@@ -603,7 +682,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
 {
     const NestLayout& nest = *f.nest;
     const StageSpec& spec = *f.spec;
-    // Large tables (under 3 MB): allocated once per thread, on the heap.
+    // Large tables (about 4 MB): allocated once per thread, on the heap.
     thread_local const std::unique_ptr<TemporalRemainderAnalysis> tables = std::make_unique<TemporalRemainderAnalysis>();
     TemporalRemainderAnalysis& analysis = *tables;
     if (const StageDecline d = analysis.prepare(f); d != StageDecline::None) return d;
@@ -611,15 +690,18 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<Kind> instances, children;
     enumerateKinds(nest, 0, f.leafPos, true, instances);
     enumerateKinds(nest, f.leafPos, f.boundary, false, children);
-    // Distinct offsets per kind of child, and where kinds of different busy contexts share one.
+    // Distinct offsets per kind of child, and where kinds of different behaviours share one.
     thread_local std::vector<std::int64_t> groups;
     thread_local std::vector<Sharing> sharings;
+    thread_local std::vector<int> standsFor;
     groups.assign(children.size(), 0);
     sharings.clear();
-    groups[0] = f.groups();  // children all alike: their kinds' figures are the same, the offsets shared
-    if (f.childRemainders && !placeChildren(f, analysis, children, groups, sharings)) return StageDecline::ChildKindsShareOffset;
-    // Kinds with the same categories in the spatial loops (and the same kind of child, where the
-    // fanout has remainders) see the same figures.
+    standsFor.assign(children.size(), 0);  // children all alike: their kinds' figures are the same, the offsets shared
+    groups[0] = f.groups();
+    if (perChildKind(f) && !placeChildren(f, analysis, children, standsFor, groups, sharings))
+        return StageDecline::ChildKindsShareOffset;
+    // Kinds with the same categories in the spatial loops (and the same behaviour of child, where
+    // children are of several kinds) see the same figures.
     struct Key {
         std::array<std::uint64_t, 4> cats{};  // the instance's categories, 3 bits each (21 a word)
         std::size_t child = 0;
@@ -645,7 +727,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
                 ++field;
             }
         for (std::size_t c = 0; c < children.size(); ++c) {
-            key.child = f.childRemainders ? c : 0;
+            key.child = static_cast<std::size_t>(standsFor[c]);
             auto hit = std::find_if(known.begin(), known.end(), [&](const auto& e) { return e.first == key; });
             if (hit == known.end()) {
                 ChildFigures fig;

@@ -17,14 +17,16 @@
 // index) or, with a remainder, idle an instance beyond the residual in the residual context:
 // sweeps record their first and last busy steps, and a carry joins two busy steps.
 // Instances are told apart by their categories as the walker does. With remainders on the
-// fanout, children of several kinds are summed kind by kind; at an offset they share, kinds
-// that work in the same contexts receive one delta per step, and kinds that idle apart are
-// counted together on their joint reuse states (each distinct delta among them once per step).
-// Declines: remainders on the fanout with shape changes or links, children of different shapes,
-// more than 6 context dimensions or 3 shape dimensions, more translations than its table holds,
-// more than 4 kinds idling apart at one offset (or more joint states than its table holds, or
-// MAC operands), and mesh neighbours placed so that link transfers could occur (any, where tiles
-// change shape).
+// fanout, or a shape dimension split by it (children of different tile shapes), children of
+// several kinds are swept through the fanout kind by kind and summed; at an offset they share,
+// kinds that work and change shape in the same contexts receive one delta per step, and kinds
+// that differ are counted together on their joint reuse states (each distinct delta among them,
+// compared as word sets, once per step). Stages whose only remainders change tile shapes
+// (no temporal remainder above) are taken here too when the residual-context form declines them.
+// Declines: children of several kinds where links are possible, more than 6 context dimensions
+// or 3 shape dimensions, more translations than its table holds, more than 4 kinds behaving
+// differently at one offset (or more joint states than its table holds, or MAC operands), and
+// mesh neighbours placed so that link transfers could occur (any, where tiles change shape).
 #include "model/StageDecline.h"
 #include "model/StageFrame.h"
 

@@ -242,6 +242,8 @@ private slots:
         // (613 with one residual-context predicate per kind of instance; several are taken now)
         QVERIFY(tally.of("residual-context") >= 640);
         QVERIFY(tally.sharedOffsets >= 40);  // 0 before kinds of different predicates could share offsets
+        // stages whose only remainders change tile shapes, past the residual-context form's tables (0 before)
+        QVERIFY(tally.of("temporal-remainder") >= 130);
     }
 
     // Every mapspace on both layers of the benchmark (AlexNet conv2, VGG-16 conv3_1):
@@ -261,9 +263,33 @@ private slots:
         }
         qInfo("%s", tally.text().c_str());
         QVERIFY(tally.of("residual-context") >= 1050);
-        QVERIFY(tally.of("temporal-remainder") >= 1900);
+        // 1943 before children of different shapes and stages whose only remainders change tile shapes
+        QVERIFY(tally.of("temporal-remainder") >= 2550);
         // 0 before kinds of child could share offsets there (16 and 14 now)
         QVERIFY(tally.ofSharing("temporal-remainder", true) >= 12);
+        // 0 before children of different shapes were taken there (83 and 86 now)
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.shapeOnFanout) >= 75);
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.kindsAndShape) >= 80);
+    }
+
+    // Children of kinds that behave differently at one offset, under temporal remainders (Ruby,
+    // Ruby-T; e.g. Inputs on a fanout of M and Q), on the search's first layer: the joint reuse
+    // states of two kinds reach 500-730 there.
+    void eyerissLikeSharedOffsetsTemporal()
+    {
+        const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
+        const Workload w = test::alexnetConv2();
+        Tally tally;
+        for (MapspaceKind kind : {MapspaceKind::Ruby, MapspaceKind::RubyT}) {
+            const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
+            std::mt19937_64 rng(2024);
+            for (int i = 0; i < 2000; ++i)
+                compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally, {}, [](const StageFrame& f) {
+                    return f.temporalRemainderAbove && f.childRemainders && f.groups() < f.children;
+                });
+        }
+        qInfo("%s", tally.text().c_str());
+        QVERIFY(tally.of("temporal-remainder") >= 1760);  // 1718 (of 1766) with 512 joint states
     }
 
     // Link transfers on the Eyeriss-like mesh (the search's layers, Ruby-S): where mesh
@@ -292,6 +318,18 @@ private slots:
         // 1649 with one predicate per kind, 2109 before children of different shapes were taken
         QVERIFY(tally.of("residual-context") >= 2150);
         QVERIFY(tally.sharedOffsets >= 200);
+        // stages whose only remainders change tile shapes (0 before; 693 now)
+        QVERIFY(tally.of("temporal-remainder") >= 650);
+    }
+
+    // 2-D filters on small grids: children of several kinds on a fanout over P and R share
+    // offsets (sliding windows) where links are possible; a child resuming after idle steps can
+    // then take the delta another kind at its offset just had. These seeds found two stages
+    // where the residual-context form missed those links (45 and 144 link transfers).
+    void smallGridsRubySFilters()
+    {
+        const Tally tally = smallGrids(MapspaceKind::RubyS, 2091, 300, 2);
+        QVERIFY(tally.of("residual-context") >= 50000);
     }
 
     // Temporal remainders (with shape changes below, links and both zero-translation rules).
@@ -301,14 +339,23 @@ private slots:
     {
         const Tally tally = smallGrids(MapspaceKind::RubyT, 91, 120);
         QVERIFY(tally.of("residual-context") >= 13000);  // 12114 before children of different shapes
-        QVERIFY(tally.of("temporal-remainder") >= 13000);
+        // 13156 before children of different shapes and stages whose only remainders change tile shapes
+        QVERIFY(tally.of("temporal-remainder") >= 25000);
+        // 0 before children of different shapes were taken there (1975 now, 4 of them sharing offsets)
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.shapeOnFanout) >= 1900);
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.shapesShare) >= 4);
     }
 
     void smallGridsRuby()
     {
         const Tally tally = smallGrids(MapspaceKind::Ruby, 92, 120);
         QVERIFY(tally.of("residual-context") >= 13800);  // 12434 before children of different shapes
-        QVERIFY(tally.of("temporal-remainder") >= 11000);
+        // 11623 before children of different shapes and stages whose only remainders change tile shapes
+        QVERIFY(tally.of("temporal-remainder") >= 24500);
+        // 0 before children of different shapes or remainders on the fanout with shape changes
+        // were taken there (1820 and 2284 now)
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.shapeOnFanout) >= 1750);
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.kindsAndShape) >= 2200);
         // 0 before kinds of child could share offsets there (274, of which 250 idle apart, now)
         QVERIFY(tally.ofSharing("temporal-remainder", false) >= 250);
         QVERIFY(tally.ofSharing("temporal-remainder", true) >= 225);
@@ -316,7 +363,7 @@ private slots:
 
 private:
     // Random small convolutions on 2-D arrays, `rounds` of 25 random mappings of mapspace `kind`.
-    static Tally smallGrids(MapspaceKind kind, std::uint64_t seed, int rounds)
+    static Tally smallGrids(MapspaceKind kind, std::uint64_t seed, int rounds, std::int64_t maxFilterWidth = 1)
     {
         Tally tally;
         std::mt19937_64 rng(seed);
@@ -327,7 +374,7 @@ private:
             cp.P = 3 + std::int64_t(rng() % 6);
             cp.Q = 2 + std::int64_t(rng() % 5);
             cp.R = 1 + std::int64_t(rng() % 3);
-            cp.S = 1;
+            cp.S = maxFilterWidth == 1 ? 1 : 1 + std::int64_t(rng() % maxFilterWidth);
             const Workload w = makeConv2d(cp);
             const Architecture a = grid(3 + std::int64_t(rng() % 2), 2 + std::int64_t(rng() % 2), round % 2 == 1);
             const Mapspace s(w, a, kind);
