@@ -150,15 +150,8 @@ void dimensionKey(const Workload& w, const NestLayout& nest, int d, const ChildP
     key.clear();
     key.push_back(w.bounds[d]);
     key.push_back(std::int64_t{place.macStage} | std::int64_t{imperfect} << 1);
-    std::int64_t inner = 1, innerLast = 1;
-    for (int p = place.boundary; p < static_cast<int>(nest.loops.size()); ++p) {
-        const NestLoop& l = nest.loops[p];
-        if (l.dim != d) continue;
-        inner += (l.bound - 1) * l.stride;
-        innerLast += (l.residual - 1) * l.stride;
-    }
-    key.push_back(inner);
-    key.push_back(innerLast);
+    key.push_back(nest.innerExtent(place.boundary, d, false));
+    key.push_back(nest.innerExtent(place.boundary, d, true));
     for (int p = 0; p < place.boundary; ++p) {
         const NestLoop& l = nest.loops[p];
         if (l.dim != d) continue;

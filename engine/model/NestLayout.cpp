@@ -1,5 +1,7 @@
 #include "model/NestLayout.h"
 
+#include <algorithm>
+
 namespace nestor::model {
 
 NestLayout buildNestLayout(const Workload& w, const Mapping& m)
@@ -37,6 +39,17 @@ void buildNestLayout(const Workload& w, const Mapping& m, NestLayout& n)
     for (auto it = n.loops.rbegin(); it != n.loops.rend(); ++it) {
         it->stride = inner[it->dim];
         inner[it->dim] *= it->bound;
+    }
+}
+
+void NestLayout::innerExtents(int from, int dims, std::int64_t* full, std::int64_t* last) const
+{
+    std::fill_n(full, dims, 1);
+    std::fill_n(last, dims, 1);
+    for (int p = from; p < static_cast<int>(loops.size()); ++p) {
+        const auto& l = loops[p];
+        full[l.dim] += (l.bound - 1) * l.stride;
+        last[l.dim] += (l.residual - 1) * l.stride;
     }
 }
 

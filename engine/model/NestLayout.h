@@ -32,6 +32,9 @@ struct NestLayout {
     // Extent in dimension d spanned by the loops at positions >= from, when every loop of d
     // above `from` is (lastGlobal) or is not at its last iteration.
     std::int64_t innerExtent(int from, int d, bool lastGlobal) const;
+    // innerExtent of every dimension below `dims`, both ways, in one pass over the loops:
+    // full[d] (not last) and last[d] (lastGlobal).
+    void innerExtents(int from, int dims, std::int64_t* full, std::int64_t* last) const;
 };
 
 NestLayout buildNestLayout(const Workload& w, const Mapping& m);

@@ -111,15 +111,8 @@ bool buildStageFrame(const StageSpec& spec, StageFrame& f)
     f.boundary = nest.levelBegin[spec.level + 1];
     f.nRanks = static_cast<int>(w.tensors[spec.tensor].ranks.size());
     if (w.numDims() > static_cast<int>(f.innerFull.size())) return false;
-    std::fill_n(f.innerFull.begin(), w.numDims(), 1);
-    std::fill_n(f.innerLast.begin(), w.numDims(), 1);
     // (read by the forms for remainders only)
-    const std::size_t below = nest.imperfectDims == 0 ? 0 : nest.loops.size();
-    for (std::size_t p = static_cast<std::size_t>(f.boundary); p < below; ++p) {
-        const NestLoop& l = nest.loops[p];
-        f.innerFull[l.dim] += (l.bound - 1) * l.stride;
-        f.innerLast[l.dim] += (l.residual - 1) * l.stride;
-    }
+    if (nest.imperfectDims != 0) nest.innerExtents(f.boundary, w.numDims(), f.innerFull.data(), f.innerLast.data());
     if (f.leafPos > static_cast<int>(f.temporalIndex.size()) || f.boundary - f.leafPos > kMaxLoops) return false;
 
     // Counts in locals, written to the frame at the end: the frame's fields, read back through

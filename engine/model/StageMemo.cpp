@@ -59,15 +59,12 @@ void StageMemo::buildKey(const StageSpec& spec)
     }
     // Of the loops below, what the analyses read: the children's extents in each dimension, in
     // and out of the residual context (they differ exactly when a remainder sits below).
-    // (NestLayout::innerExtent for every dimension, both ways, in one pass over the loops)
     const int dims = spec.workload->numDims();
-    const std::size_t first = key_.size();
-    key_.resize(first + 2 * static_cast<std::size_t>(dims), 1);
-    for (std::size_t p = static_cast<std::size_t>(boundary); p < nest.loops.size(); ++p) {
-        const NestLoop& l = nest.loops[p];
-        key_[first + 2 * static_cast<std::size_t>(l.dim)] += (l.bound - 1) * l.stride;
-        key_[first + 2 * static_cast<std::size_t>(l.dim) + 1] += (l.residual - 1) * l.stride;
-    }
+    thread_local std::vector<std::int64_t> full, last;
+    full.resize(static_cast<std::size_t>(dims));
+    last.resize(static_cast<std::size_t>(dims));
+    nest.innerExtents(boundary, dims, full.data(), last.data());
+    for (std::size_t d = 0; d < full.size(); ++d) key_.insert(key_.end(), {full[d], last[d]});
 }
 
 void StageMemo::adoptWorkload(const Workload& w)

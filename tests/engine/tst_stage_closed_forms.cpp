@@ -230,14 +230,8 @@ class TestStageClosedForms : public QObject {
 private slots:
     void eyerissLikeRubyS()
     {
-        const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
-        const Workload w = test::alexnetConv2();
         Tally tally;
-        for (MapspaceKind kind : {MapspaceKind::RubyS, MapspaceKind::Pfm}) {
-            const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
-            std::mt19937_64 rng(17);
-            for (int i = 0; i < 40; ++i) compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally);
-        }
+        for (MapspaceKind kind : {MapspaceKind::RubyS, MapspaceKind::Pfm}) eyerissLike(test::alexnetConv2(), kind, 17, 40, tally);
         qInfo("%s", tally.text().c_str());
         // (613 with one residual-context predicate per kind of instance; several are taken now)
         QVERIFY(tally.of("residual-context") >= 640);
@@ -251,16 +245,10 @@ private slots:
     // shapes, which meet idle predicates of spatial remainders), VGG's 3x3 filters others.
     void eyerissLikeEveryMapspace()
     {
-        const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
         Tally tally;
-        for (int layer = 0; layer < 2; ++layer) {
-            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
-            for (MapspaceKind kind : {MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
-                const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
-                std::mt19937_64 rng(23 + layer);
-                for (int i = 0; i < 30; ++i) compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally);
-            }
-        }
+        for (int layer = 0; layer < 2; ++layer)
+            for (MapspaceKind kind : {MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT})
+                eyerissLike(layer == 0 ? test::alexnetConv2() : test::vggConv3_1(), kind, 23 + layer, 30, tally);
         qInfo("%s", tally.text().c_str());
         QVERIFY(tally.of("residual-context") >= 1050);
         // 1943 before children of different shapes and stages whose only remainders change tile shapes
@@ -277,17 +265,11 @@ private slots:
     // states of two kinds reach 500-730 there.
     void eyerissLikeSharedOffsetsTemporal()
     {
-        const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
-        const Workload w = test::alexnetConv2();
         Tally tally;
-        for (MapspaceKind kind : {MapspaceKind::Ruby, MapspaceKind::RubyT}) {
-            const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
-            std::mt19937_64 rng(2024);
-            for (int i = 0; i < 2000; ++i)
-                compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally, {}, [](const StageFrame& f) {
-                    return f.temporalRemainderAbove && f.childRemainders && f.groups() < f.children;
-                });
-        }
+        for (MapspaceKind kind : {MapspaceKind::Ruby, MapspaceKind::RubyT})
+            eyerissLike(test::alexnetConv2(), kind, 2024, 2000, tally, [](const StageFrame& f) {
+                return f.temporalRemainderAbove && f.childRemainders && f.groups() < f.children;
+            });
         qInfo("%s", tally.text().c_str());
         QVERIFY(tally.of("temporal-remainder") >= 1760);  // 1718 (of 1766) with 512 joint states
     }
@@ -297,16 +279,10 @@ private slots:
     // predicates ends with a carry plus a step of each), the residual-context form takes the stage.
     void eyerissLikeLinkStagesRubyS()
     {
-        const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
         Tally tally;
-        for (int layer = 0; layer < 2; ++layer) {
-            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
-            const Mapspace s(w, p.architecture, MapspaceKind::RubyS, p.constraintsFor(w));
-            std::mt19937_64 rng(31 + layer);
-            for (int i = 0; i < 2000; ++i)
-                compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally, {},
-                              [](const StageFrame& f) { return f.linkCandidate && f.nest->imperfectDims != 0; });
-        }
+        for (int layer = 0; layer < 2; ++layer)
+            eyerissLike(layer == 0 ? test::alexnetConv2() : test::vggConv3_1(), MapspaceKind::RubyS, 31 + layer, 2000, tally,
+                        [](const StageFrame& f) { return f.linkCandidate && f.nest->imperfectDims != 0; });
         qInfo("%s", tally.text().c_str());
         // 1992 while idle blocks of several predicates declined, 2125 while child remainders did
         QVERIFY(tally.of("residual-context") >= 2350);
@@ -362,6 +338,17 @@ private slots:
     }
 
 private:
+    // `count` random mappings of mapspace `kind` of layer `w` on the Eyeriss-like example
+    // (row-stationary constraints), from `seed`, compared stage by stage.
+    static void eyerissLike(const Workload& w, MapspaceKind kind, std::uint64_t seed, int count, Tally& tally,
+                            bool (*only)(const StageFrame&) = nullptr)
+    {
+        static const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
+        const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
+        std::mt19937_64 rng(seed);
+        for (int i = 0; i < count; ++i) compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally, {}, only);
+    }
+
     // Random small convolutions on 2-D arrays, `rounds` of 25 random mappings of mapspace `kind`.
     static Tally smallGrids(MapspaceKind kind, std::uint64_t seed, int rounds, std::int64_t maxFilterWidth = 1)
     {
