@@ -1,6 +1,7 @@
 #include "model/ResidualContextStage.h"
 
 #include "model/ChildPartition.h"
+#include "model/ReachableSweep.h"
 #include "model/ReuseGeometry.h"
 #include "model/ReuseTransform.h"
 #include "model/SpatialCategory.h"
@@ -20,14 +21,12 @@ using walker::Cat;
 // shape ones, three in all.
 constexpr int kMaxIdleSets = 3;
 // Distinct translations: per loop, set of idle predicates in force before it (a carry plus the
-// skipped steps) and (previous, next) tile shape. Sized so that the transforms stay small
-// (larger ones slow every stage down); kinds needing more decline.
+// skipped steps) and (previous, next) tile shape; kinds needing more decline.
 constexpr int kMaxTranslations = 4 * kMaxLoops;
 // Reuse state x the shape of the last busy tile (which shape predicates held): sized for two
-// shape predicates with every translation, or three with fewer translations. (Copies move only
-// the states in use, so the capacity costs memory, not time.)
+// shape predicates with every translation, or three with fewer translations. (Only the states a
+// stage reaches are followed: the capacity costs memory, not time.)
 constexpr int kMaxContextStates = 4 * (kMaxTranslations + 1);
-using ContextTransform = TransformOf<kMaxContextStates>;
 // Contexts: per predicate, whether every loop of its set above the current one is at its last iteration.
 constexpr int kMaxContexts = 1 << kMaxIdleSets;
 // Kinds of child with different predicates at one offset (their joint reuse states must fit
@@ -259,45 +258,14 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     }
     const bool legacy = spec.options->legacyZeroTranslationRule;
 
-    // Composes the sweeps of the temporal loops, innermost first, under predicates over the
-    // disjoint loop sets `sets`. A context has one bit per set: every loop of the set above the
-    // current one is at its last iteration (vacuously true above the outermost loop). A
-    // predicate holds in a step when its bit is set and no loop of its set lies further in (they
-    // all sit at index 0 in the first step of a sweep, at their last index in its last step).
-    // carryInto(j, before, after, t) sets t to the transform of a carry of loop j from an
-    // iteration in context `before` into one in context `after`. Returns the words the whole nest moves after
-    // its first step, from the empty reuse state.
-    auto composeNest = [&](const LoopSets& sets, auto&& carryInto, int n) {
-        const int contexts = 1 << sets.count;
-        const auto& setOf = sets.setOf;
-        // Per context: the sub-nest from loop j inward. Two buffers used in turn: the transforms
-        // are large (sized for the most translations), so they are never swapped or copied whole.
-        thread_local std::array<std::array<ContextTransform, kMaxContexts>, 2> buffers;
-        int cur = 0;
-        for (int c = 0; c < contexts; ++c) buffers[cur][c] = ContextTransform::identity(n);
-        thread_local ContextTransform g, last;  // scratch, composed in place
-        for (int j = k - 1; j >= 0; --j) {
-            const auto& sweep = buffers[cur];
-            auto& next = buffers[1 - cur];
-            const std::int64_t trips = nest.loops[temporal[j]].bound;
-            for (int c = 0; c < contexts; ++c) {
-                const int c0 = setOf[j] < 0 ? c : c & ~(1 << setOf[j]);
-                // g: one carry into a non-last iteration (the predicate's bit clear) and its sweep
-                carryInto(j, c0, c0, g);
-                g.composeWith(sweep[c0]);
-                next[c] = sweep[c0];
-                if (setOf[j] < 0) {
-                    next[c].composeWith(g.power(trips - 1));
-                } else {  // the predicate's bit holds in the last iteration of loop j only
-                    next[c].composeWith(g.power(trips - 2));
-                    carryInto(j, c0, c, last);
-                    last.composeWith(sweep[c]);
-                    next[c].composeWith(last);
-                }
-            }
-            cur = 1 - cur;
-        }
-        return buffers[cur][contexts - 1].cost[0];
+    // The words the whole nest moves after its first step, from the empty reuse state, under
+    // predicates over the disjoint loop sets `sets` (ReachableSweep.h). step(j, before, after, s):
+    // a carry of loop j from an iteration in context `before` into one in context `after`.
+    thread_local std::array<std::int64_t, kMaxLoops> trips;
+    for (int j = 0; j < k; ++j) trips[static_cast<std::size_t>(j)] = nest.loops[temporal[j]].bound;
+    thread_local ReachableSweep<kMaxContextStates, kMaxContexts> reachable;
+    auto composeNest = [&](const LoopSets& sets, auto&& step) {
+        return reachable.run(k, trips.data(), sets.setOf.data(), 1 << sets.count, 0, step);
     };
     // The reuse rule on a move of translation class m delivering `words` (whole: the full tile).
 
@@ -369,25 +337,19 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             }
         const int n = shapes * tt.states;  // reuse state s and the last busy tile's shape b -> shapes * s + b
         if (n > kMaxContextStates) return std::nullopt;
-        auto carryInto = [&](int j, int before, int after, ContextTransform& t) {
+        // Reuse state s and the last busy tile's shape b are the state shapes * s + b.
+        auto carry = [&](int j, int before, int after, int state) -> std::pair<int, std::int64_t> {
             const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
-            if ((a & idleBits) != 0) {  // into an idle step: nothing moves
-                t.setIdentity(n);
-                return;
-            }
+            if ((a & idleBits) != 0) return {state, 0};  // into an idle step: nothing moves
             const int c = static_cast<int>(a >> nIdle);  // the shape predicates holding in the next step
             const std::uint32_t bi = static_cast<std::uint32_t>(before) & idleBits;
-            t.n = n;
-            for (int s = 0; s < tt.states; ++s)
-                for (int b = 0; b < shapes; ++b) {
-                    const int m = moveOf[j][bi][b][c];
-                    const auto [to, moved] = tt.reuse(s, m, diffWords[j][bi][b][c], words[c], legacy);
-                    t.next[shapes * s + b] = static_cast<std::uint16_t>(shapes * to + c);
-                    t.cost[shapes * s + b] = moved;
-                }
+            const int s = state / shapes, b = state % shapes;
+            const int m = moveOf[j][bi][b][c];
+            const auto [to, moved] = tt.reuse(s, m, diffWords[j][bi][b][c], words[c], legacy);
+            return {shapes * to + c, moved};
         };
         // The first step is busy and full-sized: every loop of every set is at index 0 then.
-        f.moved = fullWords + composeNest(sets, carryInto, n);
+        f.moved = fullWords + composeNest(sets, carry);
         return f;
     };
     // Kinds of instance (and child) with the same predicates and residual dimensions see the same
@@ -521,37 +483,34 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             n *= tt.states;
             if (n > kMaxContextStates) return std::nullopt;
         }
-        auto carryInto = [&](int j, int before, int after, ContextTransform& t) {
+        // The joint state: the kinds' reuse states, kind x's the digit of weight tt.states^x.
+        auto carry = [&](int j, int before, int after, int state) -> std::pair<int, std::int64_t> {
             const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
-            t.n = n;
-            for (int s = 0; s < n; ++s) {
-                int rest = s, next = 0, scale = 1;
-                std::array<int, kMaxSharingKinds> sent;  // distinct deltas of this step: -1 whole, else the move
-                int nSent = 0;
-                std::int64_t cost = 0;
-                for (int x = 0; x < g; ++x, scale *= tt.states) {
-                    int sx = rest % tt.states;
-                    rest /= tt.states;
-                    if ((a & kindSets[static_cast<std::size_t>(x)]) == 0) {  // busy after the carry
-                        const int m = moveOf[j][before][x];
-                        const auto [to, moved] = tt.reuse(sx, m, moveWords[static_cast<std::size_t>(m)], whole, legacy);
-                        sx = to;
-                        if (moved > 0) {
-                            const int id = moved == whole ? -1 : m;
-                            if (std::find(sent.begin(), sent.begin() + nSent, id) == sent.begin() + nSent) {
-                                sent[static_cast<std::size_t>(nSent++)] = id;
-                                cost += moved;
-                            }
+            int rest = state, next = 0, scale = 1;
+            std::array<int, kMaxSharingKinds> sent;  // distinct deltas of this step: -1 whole, else the move
+            int nSent = 0;
+            std::int64_t cost = 0;
+            for (int x = 0; x < g; ++x, scale *= tt.states) {
+                int sx = rest % tt.states;
+                rest /= tt.states;
+                if ((a & kindSets[static_cast<std::size_t>(x)]) == 0) {  // busy after the carry
+                    const int m = moveOf[j][before][x];
+                    const auto [to, moved] = tt.reuse(sx, m, moveWords[static_cast<std::size_t>(m)], whole, legacy);
+                    sx = to;
+                    if (moved > 0) {
+                        const int id = moved == whole ? -1 : m;
+                        if (std::find(sent.begin(), sent.begin() + nSent, id) == sent.begin() + nSent) {
+                            sent[static_cast<std::size_t>(nSent++)] = id;
+                            cost += moved;
                         }
                     }
-                    next += sx * scale;
                 }
-                t.next[static_cast<std::size_t>(s)] = static_cast<std::uint16_t>(next);
-                t.cost[static_cast<std::size_t>(s)] = cost;
+                next += sx * scale;
             }
+            return {next, cost};
         };
         // The first step: every kind busy, each sent the whole tile (one delta).
-        return whole + composeNest(sets, carryInto, n);
+        return whole + composeNest(sets, carry);
     };
 
     if (perChildKind) {
