@@ -27,6 +27,7 @@ constexpr int kMaxTranslations = 4 * kMaxLoops;
 // shape predicates with every translation, or three with fewer translations. (Only the states a
 // stage reaches are followed: the capacity costs memory, not time.)
 constexpr int kMaxContextStates = 4 * (kMaxTranslations + 1);
+static_assert(kMaxContextStates <= ReachableStates::kMaxStates);
 // Contexts: per predicate, whether every loop of its set above the current one is at its last iteration.
 constexpr int kMaxContexts = 1 << kMaxIdleSets;
 // Kinds of child with different predicates at one offset (their joint reuse states must fit
@@ -263,7 +264,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     // a carry of loop j from an iteration in context `before` into one in context `after`.
     thread_local std::array<std::int64_t, kMaxLoops> trips;
     for (int j = 0; j < k; ++j) trips[static_cast<std::size_t>(j)] = nest.loops[temporal[j]].bound;
-    thread_local ReachableSweep<kMaxContextStates, kMaxContexts> reachable;
+    thread_local ReachableSweep reachable;
     auto composeNest = [&](const LoopSets& sets, auto&& step) {
         return reachable.run(k, trips.data(), sets.setOf.data(), 1 << sets.count, 0, step);
     };
@@ -311,32 +312,39 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             return f;
         }
         const auto& inner = sets.inside;
+        // The moves are classified as the sweep reaches them (most combinations never occur).
         TranslationTable<kMaxTranslations> tt;
-        // [loop][idle predicates in force before][previous shape][next shape]
-        using PerShapes = std::array<std::array<int, kMaxContexts>, kMaxContexts>;
-        using WordsPerShapes = std::array<std::array<std::int64_t, kMaxContexts>, kMaxContexts>;
-        thread_local std::array<std::array<PerShapes, kMaxContexts>, kMaxLoops> moveOf;
-        thread_local std::array<std::array<WordsPerShapes, kMaxContexts>, kMaxLoops> diffWords;
-        for (int j = 0; j < k; ++j)
-            for (std::uint32_t before = 0; before <= idleBits; ++before) {
-                if ((before & ~inner[j]) != 0) continue;  // then the next step is idle as well
-                Vec d = carry[j];
-                for (int i = 0; i < nIdle; ++i)
-                    if ((before >> i) & 1u)
-                        for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[sets.innermost[i]]][r];
-                for (int b = 0; b < shapes; ++b)
-                    for (int c = 0; c < shapes; ++c) {
-                        const Vec& prevExt = ext[b];
-                        const Vec& curExt = ext[c];
-                        const Vec move = nShape > 0 ? centroidMove(prevExt, curExt, d, nRanks) : d;
-                        const int m = tt.find(move, nRanks);
-                        if (m < 0 && tt.count == kMaxTranslations) return std::nullopt;
-                        moveOf[j][before][b][c] = m >= 0 ? m : tt.add(move, nRanks, legacy);
-                        diffWords[j][before][b][c] = boxWords(curExt, nRanks) - overlapWords(prevExt, curExt, d, nRanks);
-                    }
+        struct Move {
+            std::uint32_t stamp = 0;
+            int m = 0;                 // translation class
+            std::int64_t newWords = 0;  // words of the next tile the previous one did not hold
+        };
+        // [loop][idle predicates in force before][previous shape][next shape], valid where stamp == analysis
+        thread_local std::vector<Move> moves(static_cast<std::size_t>(kMaxLoops) * kMaxContexts * kMaxContexts * kMaxContexts);
+        thread_local std::uint32_t analysis = 0;
+        if (++analysis == 0) {
+            for (Move& mv : moves) mv.stamp = 0;
+            analysis = 1;
+        }
+        auto moveOf = [&](int j, std::uint32_t before, int b, int c) -> const Move* {
+            Move& mv = moves[((static_cast<std::size_t>(j) * kMaxContexts + before) * kMaxContexts + static_cast<std::size_t>(b)) * kMaxContexts + static_cast<std::size_t>(c)];
+            if (mv.stamp == analysis) return &mv;
+            Vec d = carry[j];
+            for (int i = 0; i < nIdle; ++i)
+                if ((before >> i) & 1u)
+                    for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[sets.innermost[i]]][r];
+            const Vec& prevExt = ext[b];
+            const Vec& curExt = ext[c];
+            const Vec move = nShape > 0 ? centroidMove(prevExt, curExt, d, nRanks) : d;
+            int m = tt.find(move, nRanks);
+            if (m < 0) {
+                if (tt.count == kMaxTranslations) return nullptr;
+                m = tt.add(move, nRanks, legacy);
+                if (shapes * tt.states > kMaxContextStates) return nullptr;
             }
-        const int n = shapes * tt.states;  // reuse state s and the last busy tile's shape b -> shapes * s + b
-        if (n > kMaxContextStates) return std::nullopt;
+            mv = {analysis, m, words[c] - overlapWords(prevExt, curExt, d, nRanks)};
+            return &mv;
+        };
         // Reuse state s and the last busy tile's shape b are the state shapes * s + b.
         auto carry = [&](int j, int before, int after, int state) -> std::pair<int, std::int64_t> {
             const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
@@ -344,12 +352,15 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             const int c = static_cast<int>(a >> nIdle);  // the shape predicates holding in the next step
             const std::uint32_t bi = static_cast<std::uint32_t>(before) & idleBits;
             const int s = state / shapes, b = state % shapes;
-            const int m = moveOf[j][bi][b][c];
-            const auto [to, moved] = tt.reuse(s, m, diffWords[j][bi][b][c], words[c], legacy);
+            const Move* mv = moveOf(j, bi, b, c);
+            if (!mv) return {-1, 0};
+            const auto [to, moved] = tt.reuse(s, mv->m, mv->newWords, words[c], legacy);
             return {shapes * to + c, moved};
         };
         // The first step is busy and full-sized: every loop of every set is at index 0 then.
-        f.moved = fullWords + composeNest(sets, carry);
+        const std::optional<std::int64_t> after = composeNest(sets, carry);
+        if (!after) return std::nullopt;
+        f.moved = fullWords + *after;
         return f;
     };
     // Kinds of instance (and child) with the same predicates and residual dimensions see the same
@@ -510,7 +521,9 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             return {next, cost};
         };
         // The first step: every kind busy, each sent the whole tile (one delta).
-        return whole + composeNest(sets, carry);
+        const std::optional<std::int64_t> after = composeNest(sets, carry);
+        if (!after) return std::nullopt;
+        return whole + *after;
     };
 
     if (perChildKind) {

@@ -1,6 +1,7 @@
 #include "model/TemporalRemainderStage.h"
 
 #include "model/ChildPartition.h"
+#include "model/ReachableSweep.h"
 #include "model/ReuseGeometry.h"
 #include "model/ReuseTransform.h"
 #include "model/SpatialCategory.h"
@@ -21,12 +22,11 @@ constexpr int kMaxShapes = 1 << kMaxShapeDims;
 constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children and their fanout (as the frame allows), and the leaf
 // Distinct translations (at most two per loop and context: into a non-last or the last iteration).
 constexpr int kMaxTranslations = 160;
-using Transform = TransformOf<kMaxTranslations + 1>;
 // Kinds of child that behave differently at one offset, and their joint reuse states (two kinds
 // of 25-30 reuse states each, as Ruby's Inputs on a fanout of M and Q reach, walk for 50 ms).
 constexpr int kMaxSharingKinds = 4;
 constexpr int kMaxJointStates = 1024;
-using JointTransform = TransformOf<kMaxJointStates>;
+static_assert(kMaxJointStates <= ReachableStates::kMaxStates && kMaxTranslations + 1 <= ReachableStates::kMaxStates);
 
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
 // what follows from the loops alone. Positions are relative to the sweep's first step.
@@ -215,7 +215,6 @@ public:
     // loop); Capacity or LinksPossible when declining. A kind never busy has out.active == 0.
     StageDecline figures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out)
     {
-        const int leafPos = end_;  // the leaf: the children's steps
         auto cats = [&](int p) {
             return p < f_->leafPos ? instanceCats[static_cast<std::size_t>(p)] : childCats[static_cast<std::size_t>(p - f_->leafPos)];
         };
@@ -235,46 +234,54 @@ public:
             return StageDecline::None;
         }
 
-        // Pass 2, inside out: per context the transform of the sweep (its moves after its first busy step).
-        const int n = tt_.states;
-        auto* cur = &layers_[0];
-        auto* next = &layers_[1];
-        for (std::uint32_t sub = free_[leafPos];; sub = (sub - 1) & free_[leafPos]) {
-            (*cur)[fixed_[leafPos] | sub] = Transform::identity(n);
-            if (sub == 0) break;
-        }
-        for (int p = leafPos - 1; p >= 0; --p) {
-            const NestLoop& l = f_->nest->loops[p];
-            const int bit = bitOf_[l.dim];
-            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
-                const int c = static_cast<int>(fixed_[p] | sub);
-                const bool lastContext = sub == 0;
-                if (l.spatial()) {
-                    const Spatial sp = spatialEffect(cats(p), bit, c);
-                    if (sp.active) (*next)[c] = (*cur)[canon(p + 1, sp.inner)];
-                    else (*next)[c] = Transform::identity(n);
-                } else {
-                    const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
-                    const std::int64_t trips = tripsOf(l, bit, c);
-                    const Sweep& s0 = info_[p + 1][c0];
-                    const Sweep& s1 = info_[p + 1][c1];
-                    if (trips == 1 || !s0.busy) {  // only the last iteration can work
-                        (*next)[c] = (*cur)[c1];
-                    } else {
-                        const int j = f_->temporalIndex[p];
-                        const Transform intoNonLast = carryTransform(j, c, 0, s0.first, n, legacy).then((*cur)[c0]);
-                        Transform t = (*cur)[c0].then(intoNonLast.power(trips - 2));
-                        if (s1.busy) t = t.then(carryTransform(j, c, 1, s1.first, n, legacy).then((*cur)[c1]));
-                        (*next)[c] = t;
-                    }
-                }
-                if (lastContext) break;
-            }
-            std::swap(cur, next);
-        }
-        out.moved = words_[whole.first] + (*cur)[top].cost[0];
+        // Pass 2, from the empty reuse state: the moves after the sweep's first busy step.
+        reachable_.begin();
+        const StateStep after = followSweep(0, top, 0, cats, legacy);
+        out.moved = words_[whole.first] + after.second;
         return StageDecline::None;
     }
+
+    // Pass 2 for the kind of figures(), whose category at each spatial position `cats` gives: the
+    // sweep at position p in (canonical) context c from reuse state s, following only the states
+    // reached (ReachableSweep.h).
+    template <class Cats>
+    StateStep followSweep(int p, int c, int s, const Cats& cats, bool legacy)
+    {
+        if (p == end_) return {s, 0};
+        if (const StateStep* known = reachable_.find(p, c, s)) return *known;
+        const NestLoop& l = f_->nest->loops[p];
+        const int bit = bitOf_[l.dim];
+        StateStep result{s, 0};
+        if (l.spatial()) {
+            const Spatial sp = spatialEffect(cats(p), bit, c);
+            if (sp.active) result = followSweep(p + 1, canon(p + 1, sp.inner), s, cats, legacy);
+        } else {
+            const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
+            const std::int64_t trips = tripsOf(l, bit, c);
+            const Sweep& s0 = info_[p + 1][c0];
+            const Sweep& s1 = info_[p + 1][c1];
+            if (trips == 1 || !s0.busy) {  // only the last iteration can work
+                result = followSweep(p + 1, c1, s, cats, legacy);
+            } else {
+                const int j = f_->temporalIndex[p];
+                // A carry into a non-last (0) or the last (1) iteration, then its sweep.
+                auto iteration = [&](int into, int& x, std::int64_t& words) {
+                    const int shape = into ? s1.first : s0.first;
+                    const auto [to, moved] = tt_.reuse(x, move_[j][c][into], diff_[j][c][into], words_[shape], legacy);
+                    const StateStep inner = followSweep(p + 1, into ? c1 : c0, to, cats, legacy);
+                    x = inner.first;
+                    words += moved + inner.second;
+                    return true;
+                };
+                result = followSweep(p + 1, c0, s, cats, legacy);
+                reachable_.repeat(j, trips - 2, result.first, result.second, [&](int& x, std::int64_t& w) { return iteration(0, x, w); });
+                if (s1.busy) iteration(1, result.first, result.second);
+            }
+        }
+        reachable_.store(p, c, s, result);
+        return result;
+    }
+
 
     // With several kinds of child, where a child of categories `childCats` works and the shape
     // of its tile in each context that reaches the fanout.
@@ -313,7 +320,6 @@ public:
     // it; declines otherwise).
     std::optional<std::int64_t> sharedOffsetWords(const std::vector<Cat>& instanceCats, const std::vector<Cat>* const* childCats, int g)
     {
-        const int fanout = f_->leafPos;
         const int top = static_cast<int>(fixed_[0]);
         tt_.clear();
         std::array<Box, kMaxSharingKinds> firstTiles{};
@@ -329,56 +335,67 @@ public:
             if (n > kMaxJointStates) return std::nullopt;
         }
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
-        auto* cur = &jointLayers_[0];
-        auto* next = &jointLayers_[1];
-        for (std::uint32_t sub = free_[fanout];; sub = (sub - 1) & free_[fanout]) {
-            (*cur)[fixed_[fanout] | sub] = JointTransform::identity(n);
-            if (sub == 0) break;
+        if (++jointRun_ == 0) {  // stamps wrapped: forget every carry
+            for (auto& perContext : jointCarries_)
+                for (auto& both : perContext) both.fill(JointCarry{});
+            jointRun_ = 1;
         }
-        for (int p = fanout - 1; p >= 0; --p) {
-            const NestLoop& l = f_->nest->loops[p];
-            const int bit = bitOf_[l.dim];
-            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
-                const int c = static_cast<int>(fixed_[p] | sub);
-                const bool lastContext = sub == 0;
-                if (l.spatial()) {  // an instance loop: the same for every kind of child
-                    const Spatial sp = spatialEffect(instanceCats[static_cast<std::size_t>(p)], bit, c);
-                    if (sp.active) (*next)[c] = (*cur)[canon(p + 1, sp.inner)];
-                    else (*next)[c] = JointTransform::identity(n);
-                } else {
-                    const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
-                    const std::int64_t trips = tripsOf(l, bit, c);
-                    std::uint32_t busy0 = 0, busy1 = 0;  // per kind: busy in a non-last iteration, in the last
-                    for (int x = 0; x < g; ++x) {
-                        const auto& b = traces_[static_cast<std::size_t>(x)].busy[p + 1];
-                        if (b[c0] & 1) busy0 |= 1u << x;
-                        if (b[c1] & 1) busy1 |= 1u << x;
-                    }
-                    if (trips == 1 || busy0 == 0) {  // only the last iteration can work
-                        (*next)[c] = (*cur)[c1];
-                    } else {
-                        const int j = f_->temporalIndex[p];
-                        const std::optional<JointTransform> into0 = jointCarry(j, c, 0, c0, p + 1, busy0, busy0, g, n, legacy);
-                        if (!into0) return std::nullopt;
-                        JointTransform t = (*cur)[c0].then(into0->then((*cur)[c0]).power(trips - 2));
-                        if (busy1 != 0) {
-                            const std::optional<JointTransform> into1 = jointCarry(j, c, 1, c1, p + 1, busy0, busy1, g, n, legacy);
-                            if (!into1) return std::nullopt;
-                            t = t.then(into1->then((*cur)[c1]));
-                        }
-                        (*next)[c] = t;
-                    }
-                }
-                if (lastContext) break;
-            }
-            std::swap(cur, next);
-        }
+        reachable_.begin();
+        const StateStep after = followJoint(0, top, 0, instanceCats, g, legacy);
+        if (after.first < 0) return std::nullopt;
         // The first step: every kind busy, each sent its whole tile (one delta per distinct shape).
         std::int64_t firstWords = 0;
         for (int x = 0; x < g; ++x)
             if (std::find(firstTiles.begin(), firstTiles.begin() + x, firstTiles[static_cast<std::size_t>(x)]) == firstTiles.begin() + x)
                 firstWords += firstTiles[static_cast<std::size_t>(x)].size(f_->nRanks);
-        return firstWords + (*cur)[top].cost[0];
+        return firstWords + after.second;
+    }
+
+    // The joint pass of sharedOffsetWords: the sweep at position p in (canonical) context c from
+    // joint state s (kind x's reuse state the digit of weight tt_.states^x), following only the
+    // states reached (ReachableSweep.h). A negative state: declined.
+    StateStep followJoint(int p, int c, int s, const std::vector<Cat>& instanceCats, int g, bool legacy)
+    {
+        if (p == f_->leafPos) return {s, 0};
+        if (const StateStep* known = reachable_.find(p, c, s)) return *known;
+        const NestLoop& l = f_->nest->loops[p];
+        const int bit = bitOf_[l.dim];
+        StateStep result{s, 0};
+        if (l.spatial()) {  // an instance loop: the same for every kind of child
+            const Spatial sp = spatialEffect(instanceCats[static_cast<std::size_t>(p)], bit, c);
+            if (sp.active) result = followJoint(p + 1, canon(p + 1, sp.inner), s, instanceCats, g, legacy);
+        } else {
+            const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
+            const std::int64_t trips = tripsOf(l, bit, c);
+            std::uint32_t busy0 = 0, busy1 = 0;  // per kind: busy in a non-last iteration, in the last
+            for (int x = 0; x < g; ++x) {
+                const auto& b = traces_[static_cast<std::size_t>(x)].busy[p + 1];
+                if (b[c0] & 1) busy0 |= 1u << x;
+                if (b[c1] & 1) busy1 |= 1u << x;
+            }
+            if (trips == 1 || busy0 == 0) {  // only the last iteration can work
+                result = followJoint(p + 1, c1, s, instanceCats, g, legacy);
+            } else {
+                const int j = f_->temporalIndex[p];
+                // A joint carry into a non-last (0) or the last (1) iteration, then its sweep.
+                auto iteration = [&](int into, int& x, std::int64_t& words) {
+                    const JointCarry& carry = jointCarry(j, c, into, into ? c1 : c0, p + 1, busy0, into ? busy1 : busy0, g);
+                    if (!carry.possible) return false;
+                    const StateStep moved = jointStep(carry, j, c, into, x, g, legacy);
+                    const StateStep inner = followJoint(p + 1, into ? c1 : c0, moved.first, instanceCats, g, legacy);
+                    x = inner.first;
+                    words += moved.second + inner.second;
+                    return x >= 0;
+                };
+                result = followJoint(p + 1, c0, s, instanceCats, g, legacy);
+                if (result.first < 0 ||
+                    !reachable_.repeat(j, trips - 2, result.first, result.second, [&](int& x, std::int64_t& w) { return iteration(0, x, w); }) ||
+                    (busy1 != 0 && !iteration(1, result.first, result.second)))
+                    return {-1, 0};
+            }
+        }
+        reachable_.store(p, c, s, result);
+        return result;
     }
 
     // Keeps what the joint count needs of the kind just swept (sweepLoops): per position and
@@ -413,17 +430,28 @@ public:
 
     // The joint carry of temporal loop j in context c into the next iteration (context `entry` at
     // position `inner`): the kinds busy there move from their last busy step, each distinct delta
-    // sent once. None when a kind busy there was idle before it or idles in its first step.
-    std::optional<JointTransform> jointCarry(int j, int c, int into, int entry, int inner, std::uint32_t busyBefore,
-                                             std::uint32_t busyAfter, int g, int n, bool legacy) const
-    {
-        for (int x = 0; x < g; ++x)
-            if ((busyAfter >> x) & 1u)
-                if (!((busyBefore >> x) & 1u) || !(traces_[static_cast<std::size_t>(x)].busy[inner][entry] & 2)) return std::nullopt;
+    // sent once. Impossible when a kind busy there was idle before it or idles in its first step.
+    // Described once per analysis (jointStep applies it to a state).
+    struct JointCarry {
+        std::uint32_t stamp = 0;
+        bool possible = false;
+        std::uint32_t busyAfter = 0;
         // Per kind busy after the carry: the ids of its two possible deltas (its whole tile and
         // the new words of its move), equal ids for equal deltas.
         std::array<int, kMaxSharingKinds> wholeId{}, newWordsId{};
         std::array<std::int64_t, kMaxSharingKinds> wholeWords{};
+    };
+    const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter, int g)
+    {
+        JointCarry& out = jointCarries_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
+        if (out.stamp == jointRun_) return out;
+        out = JointCarry{};
+        out.stamp = jointRun_;
+        out.busyAfter = busyAfter;
+        for (int x = 0; x < g; ++x)
+            if ((busyAfter >> x) & 1u)
+                if (!((busyBefore >> x) & 1u) || !(traces_[static_cast<std::size_t>(x)].busy[inner][entry] & 2)) return out;
+        out.possible = true;
         std::array<Delta, 2 * kMaxSharingKinds> deltas;
         int nDeltas = 0;
         auto idOf = [&](const Delta& d) {
@@ -438,37 +466,36 @@ public:
             const Box cur = tileAtOrigin(shapes >> 4);
             Box prev = tileAtOrigin(shapes & 0xf);
             for (int r = 0; r < f_->nRanks; ++r) prev.lo[r] = -trace.carry[j][c][into][r];
-            wholeWords[static_cast<std::size_t>(x)] = cur.size(f_->nRanks);
-            wholeId[static_cast<std::size_t>(x)] = idOf(wholeDelta(cur, f_->nRanks));
-            newWordsId[static_cast<std::size_t>(x)] = idOf(difference(cur, prev, f_->nRanks));
+            out.wholeWords[static_cast<std::size_t>(x)] = cur.size(f_->nRanks);
+            out.wholeId[static_cast<std::size_t>(x)] = idOf(wholeDelta(cur, f_->nRanks));
+            out.newWordsId[static_cast<std::size_t>(x)] = idOf(difference(cur, prev, f_->nRanks));
         }
-        JointTransform t;
-        t.n = n;
-        for (int s = 0; s < n; ++s) {
-            int rest = s, next = 0, scale = 1;
-            std::uint32_t sent = 0;  // the ids of the distinct deltas of this step
-            std::int64_t cost = 0;
-            for (int x = 0; x < g; ++x, scale *= tt_.states) {
-                int sx = rest % tt_.states;
-                rest /= tt_.states;
-                if ((busyAfter >> x) & 1u) {
-                    const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
-                    const std::int64_t whole = wholeWords[static_cast<std::size_t>(x)];
-                    const auto [to, moved] = tt_.reuse(sx, trace.move[j][c][into], trace.diff[j][c][into], whole, legacy);
-                    sx = to;
-                    // (new words as many as the whole tile: no overlap, the whole tile as delta)
-                    const int id = (moved == whole ? wholeId : newWordsId)[static_cast<std::size_t>(x)];
-                    if (moved > 0 && !((sent >> id) & 1u)) {
-                        sent |= 1u << id;
-                        cost += moved;
-                    }
+        return out;
+    }
+    // The joint carry from joint state s: the next joint state and the words of its distinct deltas.
+    StateStep jointStep(const JointCarry& carry, int j, int c, int into, int s, int g, bool legacy) const
+    {
+        int rest = s, next = 0, scale = 1;
+        std::uint32_t sent = 0;  // the ids of the distinct deltas of this step
+        std::int64_t cost = 0;
+        for (int x = 0; x < g; ++x, scale *= tt_.states) {
+            int sx = rest % tt_.states;
+            rest /= tt_.states;
+            if ((carry.busyAfter >> x) & 1u) {
+                const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
+                const std::int64_t whole = carry.wholeWords[static_cast<std::size_t>(x)];
+                const auto [to, moved] = tt_.reuse(sx, trace.move[j][c][into], trace.diff[j][c][into], whole, legacy);
+                sx = to;
+                // (new words as many as the whole tile: no overlap, the whole tile as delta)
+                const int id = (moved == whole ? carry.wholeId : carry.newWordsId)[static_cast<std::size_t>(x)];
+                if (moved > 0 && !((sent >> id) & 1u)) {
+                    sent |= 1u << id;
+                    cost += moved;
                 }
-                next += sx * scale;
             }
-            t.next[static_cast<std::size_t>(s)] = static_cast<std::uint16_t>(next);
-            t.cost[static_cast<std::size_t>(s)] = cost;
+            next += sx * scale;
         }
-        return t;
+        return {next, cost};
     }
 
     // The translations of the carries of loop p in context c: from the last busy step of a
@@ -514,7 +541,7 @@ private:
     std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff_;
     std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry_;
     std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes_;  // previous tile's shape | current's << 4
-    std::array<std::array<Transform, kMaxContexts>, 2> layers_;
+    ReachableStates reachable_;
     // What the joint count of kinds sharing an offset keeps of each kind's pass 1: per position
     // and context whether it works there (bit 0) and in the sweep's first step (bit 1), and its carries.
     struct KindTrace {
@@ -525,7 +552,8 @@ private:
         std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes;
     };
     std::array<KindTrace, kMaxSharingKinds> traces_;
-    std::array<std::array<JointTransform, kMaxContexts>, 2> jointLayers_;
+    std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries_;  // valid where stamp == jointRun_
+    std::uint32_t jointRun_ = 0;
 
     std::uint8_t shapeOf(int context) const
     {
@@ -551,17 +579,6 @@ private:
     static std::int64_t tripsOf(const NestLoop& l, int bit, int context)
     {
         return bit >= 0 && ((context >> bit) & 1) ? l.residual : l.bound;
-    }
-    Transform carryTransform(int j, int c, int into, int curShape, int n, bool legacy) const
-    {
-        Transform t;
-        t.n = n;
-        for (int s = 0; s < n; ++s) {
-            const auto [to, moved] = tt_.reuse(s, move_[j][c][into], diff_[j][c][into], words_[curShape], legacy);
-            t.next[s] = static_cast<std::uint16_t>(to);
-            t.cost[s] = moved;
-        }
-        return t;
     }
     // Links need two mesh neighbours whose offsets differ by the move between two consecutive
     // steps (a carry's translation, or none for the MACs): decline when that can happen.
