@@ -31,9 +31,10 @@ static_assert(kMaxJointStates <= ReachableStates::kMaxStates && kMaxTranslations
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
 // what follows from the loops alone. Positions are relative to the sweep's first step.
 struct Sweep {
-    Vec span{};               // translation from its first step to its last (busy or not)
     bool busy = true;         // the instance works in some step of it
-    Vec firstPos{}, lastPos{};  // positions of its first and last busy steps
+    // Positions of its first and last busy steps (ranks [0, nRanks) only: left uninitialised in
+    // the sweeps built for every position and context, where zeroing them showed in the profile).
+    Vec firstPos, lastPos;
     std::int64_t steps = 1;   // busy steps
     std::uint8_t first = 0;   // tile shape (which shape dimensions are residual) of its first busy step
     std::uint8_t last = 0;    // ... and of its last
@@ -183,7 +184,6 @@ public:
                 Vec lastStart{};  // base of the last iteration
                 for (int r = 0; r < nRanks; ++r) lastStart[r] = (trips - 1) * steps[p][r];
                 Sweep s;
-                for (int r = 0; r < nRanks; ++r) s.span[r] = lastStart[r] + s1.span[r];
                 s.busy = s0.busy || s1.busy;
                 s.startsBusy = s0.startsBusy;
                 s.steps = (trips - 1) * s0.steps + s1.steps;
@@ -535,7 +535,7 @@ private:
     int nShape_ = 0;
     std::array<Vec, kMaxShapes> ext_{};
     std::array<std::int64_t, kMaxShapes> words_{};
-    TranslationTable<kMaxTranslations> tt_;
+    IndexedTranslationTable<kMaxTranslations> tt_;
     std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info_;
     std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move_;
     std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff_;
