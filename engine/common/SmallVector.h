@@ -47,6 +47,9 @@ public:
     const T* begin() const { return ptr(); }
     const T* end() const { return ptr() + size_; }
 
+    T& back() { return ptr()[size_ - 1]; }
+    const T& back() const { return ptr()[size_ - 1]; }
+    void pop_back() { --size_; }
     void clear() { size_ = 0; }
     void resize(std::size_t n, const T& value = T{})
     {

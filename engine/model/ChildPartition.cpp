@@ -2,6 +2,7 @@
 
 #include "model/DistinctWords.h"
 #include "model/ExactBudget.h"
+#include "common/SmallVector.h"
 
 #include <algorithm>
 #include <string>
@@ -40,7 +41,7 @@ public:
             else fixed_.push_back(walker::representative((*place.childCats)[p - place.leafPos], l));
         }
         const std::size_t n = loops_.size();
-        blocks_.assign(2 * (n + 1), Block{});
+        blocks_.resize(2 * (n + 1));
         for (std::size_t k = n + 1; k-- > 0;)
             for (int last = 0; last < 2; ++last) blocks_[2 * k + last] = blockAt(k, last != 0);
     }
@@ -54,7 +55,8 @@ public:
             bool allLast;
         };
         Intervals out;
-        std::vector<Frame> stack{{0, 0, true}};
+        SmallVector<Frame, 64> stack;
+        stack.push_back({0, 0, true});
         while (!stack.empty()) {
             const Frame f = stack.back();
             stack.pop_back();
@@ -130,9 +132,10 @@ private:
     int d_;
     std::int64_t bound_;
     bool imperfect_;
-    std::vector<const NestLoop*> loops_;
-    std::vector<std::int64_t> fixed_;  // per loop: the child's fixed index (spatial), -1 = temporal
-    std::vector<Block> blocks_;        // [2 * k + allLast]
+    // (inline for the usual handful of loops per dimension: built on every cache miss)
+    SmallVector<const NestLoop*, 16> loops_;
+    SmallVector<std::int64_t, 16> fixed_;  // per loop: the child's fixed index (spatial), -1 = temporal
+    SmallVector<Block, 34> blocks_;        // [2 * k + allLast]
 };
 
 } // namespace

@@ -4,6 +4,7 @@
 // at the loop's last index, in the residual context and outside it.
 #include "model/NestLayout.h"
 
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -41,10 +42,25 @@ inline Cat categorize(std::int64_t s, std::int64_t b, std::int64_t r)
     return Cat::AtBound;
 }
 
-inline std::vector<std::pair<Cat, std::int64_t>> categoriesOf(const NestLoop& l, bool imperfectDim)
+// The categories of a spatial loop's indices and how many indices each has: at most four, held
+// inline (the closed forms ask for them for every loop of every stage).
+struct Categories {
+    std::array<std::pair<Cat, std::int64_t>, 4> items{};
+    int n = 0;
+    void push_back(std::pair<Cat, std::int64_t> c) { items[static_cast<std::size_t>(n++)] = c; }
+    std::size_t size() const { return static_cast<std::size_t>(n); }
+    const std::pair<Cat, std::int64_t>& operator[](std::size_t i) const { return items[i]; }
+    const std::pair<Cat, std::int64_t>* begin() const { return items.data(); }
+    const std::pair<Cat, std::int64_t>* end() const { return items.data() + n; }
+};
+
+inline Categories categoriesOf(const NestLoop& l, bool imperfectDim)
 {
-    if (!imperfectDim) return {{Cat::Any, l.bound}};
-    std::vector<std::pair<Cat, std::int64_t>> v;
+    Categories v;
+    if (!imperfectDim) {
+        v.push_back({Cat::Any, l.bound});
+        return v;
+    }
     const std::int64_t b = l.bound, r = l.residual;
     if (r - 1 > 0) v.push_back({Cat::BelowRes, r - 1});
     if (r < b) {

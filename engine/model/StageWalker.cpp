@@ -36,7 +36,7 @@ public:
         std::vector<int> instLoops;
         for (int p = 0; p < leafPos_; ++p)
             if (nest_.loops[p].spatial()) instLoops.push_back(p);
-        std::vector<std::vector<std::pair<Cat, std::int64_t>>> options;
+        std::vector<Categories> options;
         for (int p : instLoops) options.push_back(categoriesOf(nest_.loops[p], nest_.dimImperfect(nest_.loops[p].dim)));
         std::vector<std::size_t> pick(instLoops.size(), 0);
         instCats_.assign(nest_.loops.size(), Cat::Any);
