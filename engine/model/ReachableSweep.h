@@ -9,6 +9,7 @@
 // ReachableSweep is the recursion for temporal loops under predicate contexts.
 #include "model/ReuseTransform.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -66,19 +67,35 @@ public:
     bool repeat(int level, std::int64_t times, int& x, std::int64_t& cost, Again&& again)
     {
         if (times <= 0) return true;
-        const std::uint32_t id = nextSeenId();
-        Seen* seen = &seen_[static_cast<std::size_t>(level) * kMaxStates];
+        // The first states met are kept at hand (a trajectory usually cycles within a few); past
+        // those, in the level's table.
+        constexpr int kAtHand = 8;
+        std::array<Seen, kAtHand> recent;
+        std::uint32_t id = 0;
+        Seen* seen = nullptr;
         for (std::int64_t i = 0; i < times;) {
-            Seen& at = seen[x];
-            if (at.stamp == id) {
-                const std::int64_t period = i - at.at, perCycle = cost - at.cost;
+            const Seen* before = nullptr;
+            if (i < kAtHand) {
+                for (std::int64_t u = 0; u < i && !before; ++u)
+                    if (recent[static_cast<std::size_t>(u)].state == x) before = &recent[static_cast<std::size_t>(u)];
+            } else {
+                if (!seen) {  // the states at hand into the table
+                    id = nextSeenId();
+                    seen = &seen_[static_cast<std::size_t>(level) * kMaxStates];
+                    for (const Seen& r : recent) seen[r.state] = {id, r.state, r.at, r.cost};
+                }
+                if (seen[x].stamp == id) before = &seen[x];
+            }
+            if (before) {
+                const std::int64_t period = i - before->at, perCycle = cost - before->cost;
                 const std::int64_t cycles = (times - i) / period;
                 cost += cycles * perCycle;
                 for (i += cycles * period; i < times; ++i)
                     if (!again(x, cost)) return false;
                 return true;
             }
-            at = {id, i, cost};
+            if (i < kAtHand) recent[static_cast<std::size_t>(i)] = {0, x, i, cost};
+            else seen[x] = {id, x, i, cost};
             if (!again(x, cost)) return false;
             ++i;
         }
@@ -93,6 +110,7 @@ private:
     };
     struct Seen {
         std::uint32_t stamp = 0;
+        int state = 0;
         std::int64_t at = 0;    // repetition at which the state was first met
         std::int64_t cost = 0;  // words moved by then
     };
@@ -119,8 +137,8 @@ private:
     std::uint32_t run_ = 0, seenId_ = 0;
 };
 
-// Temporal loops 0 (outermost) to k-1, each with its trips and the predicate set it belongs to
-// (-1: none). A context has one bit per set: every loop of the set above the current one is at
+// Temporal loops 0 (outermost) to k-1, each with its trips (at least two: the nest layout drops
+// unit loops) and the predicate set it belongs to (-1: none). A context has one bit per set: every loop of the set above the current one is at
 // its last iteration (vacuously true above the outermost loop). step(j, before, after, s) gives
 // the state after a carry of loop j from an iteration in context `before` into one in context
 // `after`, from state s, and the words it moves (a StateStep; a negative state gives up).
