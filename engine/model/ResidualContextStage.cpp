@@ -328,7 +328,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         }
         const auto& inner = sets.inside;
         // The moves are classified as the sweep reaches them (most combinations never occur).
-        TranslationTable<kMaxTranslations> tt;
+        thread_local IndexedTranslationTable<kMaxTranslations> tt;  // (hashed: lives across stages)
+        tt.clear();
         struct Move {
             std::uint32_t stamp = 0;
             int m = 0;                 // translation class
@@ -483,7 +484,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         const Vec ext = extents(group[0]->alwaysSmall);
         const std::int64_t whole = boxWords(ext, nRanks);
         const std::uint32_t allBits = (1u << sets.count) - 1;
-        TranslationTable<kMaxTranslations> tt;
+        thread_local IndexedTranslationTable<kMaxTranslations> tt;  // (hashed: lives across stages)
+        tt.clear();
         // [loop][idle predicates in force before][kind]: the kind's move into the next busy step
         thread_local std::array<std::array<std::array<int, kMaxSharingKinds>, kMaxContexts>, kMaxLoops> moveOf;
         thread_local std::array<std::int64_t, kMaxTranslations> moveWords;
