@@ -408,7 +408,7 @@ void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const 
         {
             if (memo) memo->forgetNest();
         }
-    } prints{opt.stageMemo && nest.imperfectDims == 0 ? opt.stageMemo : nullptr};
+    } prints{opt.stageMemo};
     if (prints.memo) prints.memo->adoptNest(nest, w.numDims());
     try {
         countAccessesAndTime(w, a, m, nest, opt, ev);

@@ -19,6 +19,12 @@ void copyResult(const StageResult& from, StageResult& to)
     to.peers.assign(from.peers.begin(), from.peers.end());
 }
 
+std::uint64_t mixPrint(std::uint64_t h, std::int64_t v)
+{
+    h = (h ^ static_cast<std::uint64_t>(v)) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
 std::uint64_t hashOf(const std::vector<std::int64_t>& key)
 {
     std::uint64_t h = 0x9e3779b97f4a7c15ull;
@@ -33,22 +39,28 @@ std::uint64_t hashOf(const std::vector<std::int64_t>& key)
 
 StageMemo::StageMemo() : slots_(kSlots) {}
 
-void StageMemo::buildKey(const StageSpec& spec)
+void StageMemo::keyHeader(const StageSpec& spec, std::array<std::int64_t, 7>& header) const
 {
     const NestLayout& nest = *spec.nest;
     const ModelOptions& o = *spec.options;
+    header = {spec.tensor,
+              spec.level,
+              static_cast<std::int64_t>(spec.macStage) | std::int64_t{spec.needDistinct} << 1 | std::int64_t{spec.ratioOnly} << 2 |
+                  std::int64_t{spec.linkStage} << 3 | std::int64_t{o.legacyZeroTranslationRule} << 4 |
+                  std::int64_t{o.linkTransfers} << 5 | std::int64_t{o.firstReadElision} << 6,
+              static_cast<std::int64_t>(o.exactMemoryBudgetMB),  // the walker's memo bound decides success
+              nest.imperfectDims,                                // which loops have residual categories
+              nest.spatialBegin[spec.level],
+              nest.levelBegin[spec.level + 1]};
+}
+
+void StageMemo::buildKey(const StageSpec& spec)
+{
+    const NestLayout& nest = *spec.nest;
     const int boundary = nest.levelBegin[spec.level + 1];
-    key_.clear();
-    key_.push_back(spec.tensor);
-    key_.push_back(spec.level);
-    key_.push_back(static_cast<std::int64_t>(spec.macStage) | std::int64_t{spec.needDistinct} << 1 |
-                   std::int64_t{spec.ratioOnly} << 2 | std::int64_t{spec.linkStage} << 3 |
-                   std::int64_t{o.legacyZeroTranslationRule} << 4 | std::int64_t{o.linkTransfers} << 5 |
-                   std::int64_t{o.firstReadElision} << 6);
-    key_.push_back(static_cast<std::int64_t>(o.exactMemoryBudgetMB));  // the walker's memo bound decides success
-    key_.push_back(nest.imperfectDims);  // which loops have residual categories
-    key_.push_back(nest.spatialBegin[spec.level]);
-    key_.push_back(boundary);
+    std::array<std::int64_t, 7> header;
+    keyHeader(spec, header);
+    key_.assign(header.begin(), header.end());
     // The loops above the children, whole (the step vectors follow from dim and stride).
     for (int p = 0; p < boundary; ++p) {
         const NestLoop& l = nest.loops[p];
@@ -93,11 +105,18 @@ void StageMemo::adoptWorkload(const Workload& w)
 
 bool StageMemo::find(const StageSpec& spec, StageResult& out)
 {
-    buildKey(spec);
-    Entry& slot = slots_[hashOf(key_) % kSlots];
-    if (slot.key.empty() || slot.key != key_) {
+    // A printed nest: the print picks the slot and rules out most others at once; the key is
+    // compared in place, and built only to be stored after a miss.
+    const bool byPrint = printed(spec);
+    const std::uint64_t print = byPrint ? stagePrint(spec) : 0;
+    if (!byPrint) buildKey(spec);
+    Entry& slot = slots_[(byPrint ? print : hashOf(key_)) % kSlots];
+    const bool hit = !slot.key.empty() && slot.print == print && (byPrint ? keyMatches(slot.key, spec) : slot.key == key_);
+    if (!hit) {
         ++misses_;
+        if (byPrint) buildKey(spec);
         pending_ = &slot;
+        pendingPrint_ = print;
         return false;
     }
     ++hits_;
@@ -105,6 +124,72 @@ bool StageMemo::find(const StageSpec& spec, StageResult& out)
     if (slot.work > 0 && spec.walkWork) chargeWalkWork(*spec.walkWork, slot.work, spec.options->exactWorkBudget);
     copyResult(slot.result, out);
     return true;
+}
+
+bool StageMemo::printed(const StageSpec& spec) const
+{
+    return printedImperfect_ && spec.nest == printedNest_ &&
+           static_cast<std::size_t>(spec.level) < extentsPrint_.size();
+}
+
+std::uint64_t StageMemo::stagePrint(const StageSpec& spec) const
+{
+    const auto boundary = static_cast<std::size_t>(spec.nest->levelBegin[static_cast<std::size_t>(spec.level) + 1]);
+    std::array<std::int64_t, 7> header;
+    keyHeader(spec, header);
+    std::uint64_t h = mixPrint(loopsPrint_[boundary], static_cast<std::int64_t>(extentsPrint_[static_cast<std::size_t>(spec.level)]));
+    for (std::int64_t v : header) h = mixPrint(h, v);
+    return h | 1;  // never 0, the print of entries stored without one
+}
+
+// Whether `key` is the stage's buildKey(), compared with the printed nest in place.
+bool StageMemo::keyMatches(const std::vector<std::int64_t>& key, const StageSpec& spec) const
+{
+    const int boundary = spec.nest->levelBegin[static_cast<std::size_t>(spec.level) + 1];
+    const auto dims = static_cast<std::size_t>(spec.workload->numDims());
+    const std::size_t loopValues = 4 * static_cast<std::size_t>(boundary);
+    if (key.size() != 7 + loopValues + 2 * dims) return false;
+    std::array<std::int64_t, 7> header;
+    keyHeader(spec, header);
+    const std::int64_t* k = key.data();
+    return std::equal(header.begin(), header.end(), k) && std::equal(k + 7, k + 7 + loopValues, loopsKey_.data()) &&
+           std::equal(k + 7 + loopValues, k + key.size(), extentsKey_.data() + static_cast<std::size_t>(spec.level) * 2 * dims);
+}
+
+// adoptNest for a nest with remainders: buildKey's loop and extent values, and their prints.
+void StageMemo::adoptImperfectNest(const NestLayout& nest, int dims)
+{
+    const std::size_t n = nest.loops.size();
+    loopsKey_.resize(4 * n);
+    loopsPrint_.resize(n + 1);
+    loopsPrint_[0] = 0x27d4eb2fu;
+    for (std::size_t p = 0; p < n; ++p) {
+        const NestLoop& l = nest.loops[p];
+        std::int64_t* k = loopsKey_.data() + 4 * p;
+        k[0] = l.dim | static_cast<std::int64_t>(l.kind) << 8 | static_cast<std::int64_t>(l.level) << 16;
+        k[1] = l.bound;
+        k[2] = l.residual;
+        k[3] = l.stride;
+        loopsPrint_[p + 1] = mixPrint(mixPrint(mixPrint(mixPrint(loopsPrint_[p], k[0]), k[1]), k[2]), k[3]);
+    }
+    const auto levels = static_cast<std::size_t>(nest.numLevels);
+    const auto D = static_cast<std::size_t>(dims);
+    extentsKey_.resize(levels * 2 * D);
+    extentsPrint_.resize(levels);
+    std::array<std::int64_t, 32> full, last;
+    for (std::size_t i = 0; i < levels; ++i) {
+        nest.innerExtents(nest.levelBegin[i + 1], dims, full.data(), last.data());
+        std::int64_t* e = extentsKey_.data() + i * 2 * D;
+        std::uint64_t h = 0x165667b1u;
+        for (std::size_t d = 0; d < D; ++d) {
+            e[2 * d] = full[d];
+            e[2 * d + 1] = last[d];
+            h = mixPrint(mixPrint(h, full[d]), last[d]);
+        }
+        extentsPrint_[i] = h;
+    }
+    printedNest_ = &nest;
+    printedImperfect_ = true;
 }
 
 namespace {
@@ -122,11 +207,7 @@ std::int64_t packedLoop(const NestLoop& l)
     return l.dim | static_cast<std::int64_t>(l.kind) << 8 | static_cast<std::int64_t>(l.level) << 16;
 }
 
-std::uint64_t mix(std::uint64_t h, std::int64_t v)
-{
-    h = (h ^ static_cast<std::uint64_t>(v)) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
-}
+std::uint64_t mix(std::uint64_t h, std::int64_t v) { return mixPrint(h, v); }
 
 } // namespace
 
@@ -192,6 +273,11 @@ bool StageMemo::perfectKeyMatches(const std::vector<std::int64_t>& key, const St
 
 void StageMemo::adoptNest(const NestLayout& nest, int dims)
 {
+    printedImperfect_ = false;
+    if (nest.imperfectDims != 0) {
+        adoptImperfectNest(nest, dims);
+        return;
+    }
     if (!perfectUseful_) return;  // the few sampled lookups do without prints
     printedNest_ = &nest;
     const std::size_t n = nest.loops.size();
@@ -279,6 +365,7 @@ void StageMemo::remember(const StageResult& result, std::uint64_t work)
 {
     if (!pending_) return;
     pending_->key = key_;
+    pending_->print = pendingPrint_;
     pending_->work = work;
     copyResult(result, pending_->result);
     pending_ = nullptr;

@@ -36,12 +36,17 @@ public:
     void remember(const StageResult& result, std::uint64_t work);
 
     // Once per evaluation, after its nest is built: 64-bit prints of the nest's loop prefixes and
-    // of the extents below each level, and those extents. findPerfect compares a stage's print
-    // before its key: a print that differs rules an entry out at once, an equal one is confirmed
-    // on the whole key (a colliding print costs a lookup, never a wrong result). They serve
-    // stages of that nest until forgetNest(), which evaluate() calls before it returns.
+    // of the extents below each level, and those extents. findPerfect and find compare a stage's
+    // print before its key: a print that differs rules an entry out at once, an equal one is
+    // confirmed on the whole key, compared with the nest in place (a colliding print costs a
+    // lookup, never a wrong result). They serve stages of that nest until forgetNest(), which
+    // evaluate() calls before it returns.
     void adoptNest(const NestLayout& nest, int dims);
-    void forgetNest() { printedNest_ = nullptr; }
+    void forgetNest()
+    {
+        printedNest_ = nullptr;
+        printedImperfect_ = false;
+    }
     // The perfect closed form's result for the stage, if one of its latest results for this
     // (level, tensor) had the same inputs. Only for nests without remainders (imperfectDims == 0).
     bool findPerfect(const StageSpec& spec, StageResult& out);
@@ -57,8 +62,15 @@ private:
         std::vector<std::int64_t> key;  // empty: unused
         StageResult result;
         std::uint64_t work = 0;  // walker steps the analysis spent
+        std::uint64_t print = 0;  // the stage's print, where its nest was printed (else 0)
     };
     void buildKey(const StageSpec& spec);
+    // buildKey's first values, the same for every nest layout
+    void keyHeader(const StageSpec& spec, std::array<std::int64_t, 7>& header) const;
+    bool printed(const StageSpec& spec) const;
+    std::uint64_t stagePrint(const StageSpec& spec) const;
+    bool keyMatches(const std::vector<std::int64_t>& key, const StageSpec& spec) const;
+    void adoptImperfectNest(const NestLayout& nest, int dims);
     void buildPerfectKey(const StageSpec& spec, std::vector<std::int64_t>& key) const;
     bool perfectKeyMatches(const std::vector<std::int64_t>& key, const StageSpec& spec) const;
     const std::int64_t* extentsBelow(const StageSpec& spec, std::array<std::int64_t, 32>& scratch) const;
@@ -69,6 +81,7 @@ private:
     std::vector<Entry> slots_;
     std::vector<std::int64_t> key_;  // the key of the stage last passed to find()
     Entry* pending_ = nullptr;      // its slot, after a miss
+    std::uint64_t pendingPrint_ = 0;
     const Workload* workload_ = nullptr;
     std::vector<std::int64_t> workloadPrint_;  // its bounds and tensors, flattened
     std::vector<std::int64_t> printScratch_;
@@ -94,6 +107,11 @@ private:
     std::vector<std::uint64_t> prefixPrint_;   // [p]: of its loops [0, p)
     std::vector<std::uint64_t> belowPrint_;    // [level]: of the extents below the level's children
     std::vector<std::int64_t> belowExtent_;    // [level * dims + dim]: those extents
+    // A nest with remainders, as buildKey lays it out: per loop (packed, bound, residual,
+    // stride), per level the children's extents per dimension (full, last), and their prints.
+    bool printedImperfect_ = false;
+    std::vector<std::int64_t> loopsKey_, extentsKey_;
+    std::vector<std::uint64_t> loopsPrint_, extentsPrint_;
     std::int64_t hits_ = 0, misses_ = 0;
 };
 
