@@ -151,6 +151,7 @@ public:
             s = Sweep{};
             s.first = s.last = shapeOf(c);
             s.seen = static_cast<std::uint8_t>(1u << s.first);
+            sweeps_[leafPos][c] = &s;
             if (sub == 0) break;
         }
         for (int p = leafPos - 1; p >= 0; --p) {
@@ -161,48 +162,51 @@ public:
                 const bool lastContext = sub == 0;
                 if (l.spatial()) {
                     const Spatial sp = spatialEffect(cats(p), bit, c);
-                    Sweep s = info_[p + 1][canon(p + 1, sp.inner)];
-                    if (!sp.active) {  // idle throughout: the loops still move the base
+                    const Sweep* inner = sweeps_[p + 1][canon(p + 1, sp.inner)];
+                    if (sp.active) {  // the same sweep as below
+                        sweeps_[p][c] = inner;
+                    } else {  // idle throughout: the loops still move the base
+                        Sweep& s = info_[p][c];
+                        s = *inner;
                         s.busy = false;
                         s.startsBusy = false;
                         s.steps = 0;
                         s.seen = 0;
+                        sweeps_[p][c] = &s;
                     }
-                    info_[p][c] = s;
                     if (lastContext) break;
                     continue;
                 }
                 const int c0 = bit >= 0 ? c & ~(1 << bit) : c;
                 const std::int64_t trips = tripsOf(l, bit, c);
-                const Sweep& s0 = info_[p + 1][canon(p + 1, c0)];
-                const Sweep& s1 = info_[p + 1][canon(p + 1, c)];
+                const Sweep& s0 = sweepAt(p + 1, canon(p + 1, c0));
+                const Sweep& s1 = sweepAt(p + 1, canon(p + 1, c));
                 if (trips == 1) {
-                    info_[p][c] = s1;
+                    sweeps_[p][c] = &s1;
                     if (lastContext) break;
                     continue;
                 }
-                Vec lastStart{};  // base of the last iteration
-                for (int r = 0; r < nRanks; ++r) lastStart[r] = (trips - 1) * steps[p][r];
-                Sweep s;
+                Sweep& s = info_[p][c];  // (s0 and s1 are further in: never this one)
+                const std::int64_t before = trips - 1;  // iterations before the last
                 s.busy = s0.busy || s1.busy;
                 s.startsBusy = s0.startsBusy;
-                s.steps = (trips - 1) * s0.steps + s1.steps;
+                s.steps = before * s0.steps + s1.steps;
                 s.seen = static_cast<std::uint8_t>((s0.busy ? s0.seen : 0) | (s1.busy ? s1.seen : 0));
                 if (s0.busy) {
                     s.firstPos = s0.firstPos;
                     s.first = s0.first;
                 } else {
-                    for (int r = 0; r < nRanks; ++r) s.firstPos[r] = lastStart[r] + s1.firstPos[r];
+                    for (int r = 0; r < nRanks; ++r) s.firstPos[r] = before * steps[p][r] + s1.firstPos[r];
                     s.first = s1.first;
                 }
                 if (s1.busy) {
-                    for (int r = 0; r < nRanks; ++r) s.lastPos[r] = lastStart[r] + s1.lastPos[r];
+                    for (int r = 0; r < nRanks; ++r) s.lastPos[r] = before * steps[p][r] + s1.lastPos[r];
                     s.last = s1.last;
                 } else {
-                    for (int r = 0; r < nRanks; ++r) s.lastPos[r] = lastStart[r] - steps[p][r] + s0.lastPos[r];
+                    for (int r = 0; r < nRanks; ++r) s.lastPos[r] = (before - 1) * steps[p][r] + s0.lastPos[r];
                     s.last = s0.last;
                 }
-                info_[p][c] = s;
+                sweeps_[p][c] = &s;
                 if (s0.busy && registerCarries(p, c, s0, s1, legacy) != StageDecline::None) return StageDecline::Capacity;
                 if (lastContext) break;
             }
@@ -222,7 +226,7 @@ public:
         if (sweepLoops(instanceCats, childCats) != StageDecline::None) return StageDecline::Capacity;
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         const int top = static_cast<int>(fixed_[0]);  // above the outermost loop every context holds vacuously
-        const Sweep& whole = info_[0][top];
+        const Sweep& whole = sweepAt(0, top);
         out = ChildFigures{};
         if (!whole.busy) return StageDecline::None;
         out.active = whole.steps;
@@ -258,8 +262,8 @@ public:
         } else {
             const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
             const std::int64_t trips = tripsOf(l, bit, c);
-            const Sweep& s0 = info_[p + 1][c0];
-            const Sweep& s1 = info_[p + 1][c1];
+            const Sweep& s0 = sweepAt(p + 1, c0);
+            const Sweep& s1 = sweepAt(p + 1, c1);
             if (trips == 1 || !s0.busy) {  // only the last iteration can work
                 result = followSweep(p + 1, c1, s, cats, legacy);
             } else {
@@ -325,9 +329,9 @@ public:
         std::array<Box, kMaxSharingKinds> firstTiles{};
         for (int x = 0; x < g; ++x) {
             if (sweepLoops(instanceCats, *childCats[x]) != StageDecline::None) return std::nullopt;
-            if (!info_[0][top].startsBusy) return std::nullopt;
+            if (!sweepAt(0, top).startsBusy) return std::nullopt;
             captureTrace(x);
-            firstTiles[static_cast<std::size_t>(x)] = tileAtOrigin(info_[0][top].first);
+            firstTiles[static_cast<std::size_t>(x)] = tileAtOrigin(sweepAt(0, top).first);
         }
         int n = 1;
         for (int x = 0; x < g; ++x) {
@@ -407,7 +411,7 @@ public:
         for (int p = 0; p <= fanout; ++p)
             for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
                 const int c = static_cast<int>(fixed_[p] | sub);
-                const Sweep& sw = info_[p][c];
+                const Sweep& sw = sweepAt(p, c);
                 trace.busy[p][c] = static_cast<std::uint8_t>((sw.busy ? 1 : 0) | (sw.startsBusy ? 2 : 0));
                 if (p < fanout && !f_->nest->loops[p].spatial()) {
                     const int j = f_->temporalIndex[p];
@@ -536,7 +540,11 @@ private:
     std::array<Vec, kMaxShapes> ext_{};
     std::array<std::int64_t, kMaxShapes> words_{};
     IndexedTranslationTable<kMaxTranslations> tt_;
+    // Per position and context its sweep: built in info_ where the loop changes it, else the
+    // one further in (sweeps_ points at it: a spatial loop or a loop of one trip copies nothing).
     std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info_;
+    std::array<std::array<const Sweep*, kMaxContexts>, kMaxPositions> sweeps_;
+    const Sweep& sweepAt(int p, int c) const { return *sweeps_[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)]; }
     std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move_;
     std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff_;
     std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry_;
@@ -598,8 +606,8 @@ private:
                 const int bit = bitOf_[l.dim];
                 for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
                     const int c = static_cast<int>(fixed_[p] | sub);
-                    const Sweep& s0 = info_[p + 1][canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c)];
-                    const Sweep& s1 = info_[p + 1][canon(p + 1, c)];
+                    const Sweep& s0 = sweepAt(p + 1, canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c));
+                    const Sweep& s1 = sweepAt(p + 1, canon(p + 1, c));
                     if (tripsOf(l, bit, c) > 1 && s0.busy)
                         for (int into = 0; into < 2; ++into)
                             if ((into ? s1 : s0).busy && carry_[j][c][into] == d) return true;
