@@ -129,7 +129,8 @@ def report(outdir):
             p = [best_at(r["curve"], n) for r in runs["pfm"]]
             r = [best_at(x["curve"], n) for x in runs["ruby-s"]]
             gain = [1 - b / a for a, b in zip(p, r)]
-            print("  %6d evaluations: PFM %s  Ruby-S %s  Ruby-S lower by %s" % (n, spread(p), spread(r), spread([100 * g for g in gain], "%.1f%%")))
+            print("  %6d evaluations: PFM %s  Ruby-S %s  Ruby-S lower by %s, with %d of %d seeds" %
+                  (n, spread(p), spread(r), spread([100 * g for g in gain], "%.1f%%"), sum(b < a for a, b in zip(p, r)), len(p)))
         rs_s = [r["seconds"] for r in runs["ruby-s"]]
         pfm_rates = [r["evaluated"] / r["seconds"] for r in runs["pfm"]]
         eq = [int(rate * t) for rate, t in zip(pfm_rates, rs_s)]
@@ -138,7 +139,8 @@ def report(outdir):
         r = [x["curve"][-1]["value"] for x in runs["ruby-s"]]
         print("  equal time: Ruby-S %d evaluations take %s s; PFM does %s evaluations then%s" %
               (RUBY_BUDGET, spread(rs_s, "%.1f"), spread(eq, "%d"), "" if covered else " (NOT covered by the PFM runs)"))
-        print("    PFM %s  Ruby-S %s  Ruby-S lower by %s" % (spread(p), spread(r), spread([100 * (1 - b / a) for a, b in zip(p, r)], "%.1f%%")))
+        print("    PFM %s  Ruby-S %s  Ruby-S lower by %s, with %d of %d seeds" %
+              (spread(p), spread(r), spread([100 * (1 - b / a) for a, b in zip(p, r)], "%.1f%%"), sum(b < a for a, b in zip(p, r)), len(p)))
         # Time to PFM's best: per seed, the evaluations each search needed to first reach the EDP
         # PFM ends its whole budget with, at that search's average rate (the curve has no clock).
         t_pfm, t_rs, faster = [], [], 0

@@ -97,8 +97,6 @@ struct ChildKind {
     std::int64_t count = 1;
 };
 
-// Every combination of categories over the spatial loops in [from, to), as the walker forms them,
-// into `kinds` (its elements and their category vectors are reused between stages).
 // `kinds` resized to n, the elements cut off kept in `spare` with their storage (a kind's
 // category vector allocates when made afresh, and kinds are enumerated for every stage).
 template <class Kind>
@@ -283,7 +281,6 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     auto composeNest = [&](const LoopSets& sets, auto&& step) {
         return reachable.run(k, trips.data(), sets.setOf.data(), 1 << sets.count, 0, step);
     };
-    // The reuse rule on a move of translation class m delivering `words` (whole: the full tile).
 
     using Figures = ChildFigures;
     // The figures of one kind: its busy steps are those outside every idle predicate; its tile is
@@ -362,7 +359,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             return &mv;
         };
         // Reuse state s and the last busy tile's shape b are the state shapes * s + b.
-        auto carry = [&](int j, int before, int after, int state) -> std::pair<int, std::int64_t> {
+        auto carryStep = [&](int j, int before, int after, int state) -> std::pair<int, std::int64_t> {
             const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
             if ((a & idleBits) != 0) return {state, 0};  // into an idle step: nothing moves
             const int c = static_cast<int>(a >> nIdle);  // the shape predicates holding in the next step
@@ -374,7 +371,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             return {shapes * to + c, moved};
         };
         // The first step is busy and full-sized: every loop of every set is at index 0 then.
-        const std::optional<std::int64_t> after = composeNest(sets, carry);
+        const std::optional<std::int64_t> after = composeNest(sets, carryStep);
         if (!after) return std::nullopt;
         f.moved = fullWords + *after;
         return f;
@@ -512,7 +509,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             if (n > kMaxContextStates) return std::nullopt;
         }
         // The joint state: the kinds' reuse states, kind x's the digit of weight tt.states^x.
-        auto carry = [&](int j, int before, int after, int state) -> std::pair<int, std::int64_t> {
+        auto carryStep = [&](int j, int before, int after, int state) -> std::pair<int, std::int64_t> {
             const std::uint32_t a = static_cast<std::uint32_t>(after) & ~inner[j];  // predicates holding after the carry
             int rest = state, next = 0, scale = 1;
             std::array<int, kMaxSharingKinds> sent;  // distinct deltas of this step: -1 whole, else the move
@@ -538,7 +535,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             return {next, cost};
         };
         // The first step: every kind busy, each sent the whole tile (one delta).
-        const std::optional<std::int64_t> after = composeNest(sets, carry);
+        const std::optional<std::int64_t> after = composeNest(sets, carryStep);
         if (!after) return std::nullopt;
         return whole + *after;
     };
