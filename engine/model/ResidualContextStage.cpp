@@ -264,11 +264,20 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         };
         return frame.anyNeighbourDifference(isMove);
     };
+    // With one kind of child and tiles of one shape, links are counted (below); otherwise the
+    // stage declines where they could form.
+    bool countLinks = false;
     if (frame.linkCandidate && !perChildKind) {
         busyKinds.clear();
         for (const InstanceKind& kind : instances)
             if (!kind.pred.neverBusy) busyKinds.push_back(&kind.pred);
-        if (linksPossible(false)) return StageDecline::LinksPossible;
+        if (linksPossible(false)) {
+            // (MAC operands and the legacy rule's repeated tiles are not counted here)
+            if (spec.macStage || spec.options->legacyZeroTranslationRule) return StageDecline::LinksPossible;
+            for (const Predicates* kind : busyKinds)
+                if (kind->nShape > 0) return StageDecline::LinksPossible;
+            countLinks = true;
+        }
     }
     const bool legacy = spec.options->legacyZeroTranslationRule;
 
@@ -288,7 +297,15 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     // gains the shape of the last busy tile (which shape predicates held). Moving into a busy
     // step after idle ones starts from the last busy step, where the innermost loop of each
     // idle predicate in force was one short of its last index and every other loop inside at its last.
-    auto kindFigures = [&](const Predicates& ik) -> std::optional<Figures> {
+    // Links (PerfectStage's rule): a child is served by the mesh neighbour whose offset differs
+    // by the step's move when that neighbour's previous delta was of the same kind (the whole
+    // tile, or the new words of a move of the same class); an idle step keeps the previous delta.
+    // Per move vector asked for, the words of the busy steps with that move whose delta matches.
+    struct LinkQuery {
+        std::vector<Vec> moves;
+        std::vector<std::int64_t> matched;  // per move
+    };
+    auto kindFigures = [&](const Predicates& ik, LinkQuery* links) -> std::optional<Figures> {
         Figures f;
         const int nIdle = ik.nIdle;
         const int nShape = ik.nShape;
@@ -374,6 +391,30 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         const std::optional<std::int64_t> after = composeNest(sets, carryStep);
         if (!after) return std::nullopt;
         f.moved = fullWords + *after;
+        if (!links) return f;
+        // The sweep above met every move the kind makes: the joint state is the reuse state and
+        // the kind of the last delta (0 none or empty, 1 the whole tile, 1 + the reuse state of
+        // its class for new words), the first step's a whole tile.
+        const int translations = tt.states, Q = tt.states + 1;
+        if (translations * Q > ReachableStates::kMaxStates) return std::nullopt;
+        links->matched.assign(links->moves.size(), 0);
+        for (std::size_t i = 0; i < links->moves.size(); ++i) {
+            const int wanted = tt.find(links->moves[i], nRanks);
+            if (wanted < 0) continue;  // never a move of this kind
+            auto linkStep = [&](int j, int before, int after2, int state) -> std::pair<int, std::int64_t> {
+                const std::uint32_t a = static_cast<std::uint32_t>(after2) & ~inner[j];
+                if ((a & idleBits) != 0) return {state, 0};  // an idle step keeps the last delta
+                const Move* mv = moveOf(j, static_cast<std::uint32_t>(before) & idleBits, 0, 0);
+                if (!mv || tt.states != translations) return {-1, 0};
+                const int s = state / Q, q = state % Q;
+                const auto [to, moved] = tt.reuse(s, mv->m, mv->newWords, fullWords, legacy);
+                const int kind = moved == 0 ? 0 : moved == fullWords ? 1 : 1 + tt.stateOf[mv->m];
+                return {to * Q + kind, kind != 0 && kind == q && mv->m == wanted ? moved : 0};
+            };
+            const std::optional<std::int64_t> matched = reachable.run(k, trips.data(), sets.setOf.data(), 1 << sets.count, 1, linkStep);
+            if (!matched) return std::nullopt;
+            links->matched[i] = *matched;
+        }
         return f;
     };
     // Kinds of instance (and child) with the same predicates and residual dimensions see the same
@@ -440,7 +481,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         for (std::int64_t v : cacheKey) h = (h ^ static_cast<std::uint64_t>(v)) * 0xff51afd7ed558ccdull + (h >> 31);
         CachedFigures& slot = cache[h % kCachedKinds];
         if (slot.hash != h || slot.key != cacheKey) {
-            slot.figures = kindFigures(ik);
+            slot.figures = kindFigures(ik, nullptr);
             slot.hash = h;
             slot.key = cacheKey;
         }
@@ -680,21 +721,103 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         return StageDecline::None;
     }
 
+    // Links: per neighbour difference, the children it serves (the first neighbour with that
+    // difference, in Timeloop's order: above, below, left, right) and the distinct offsets of
+    // the rest; a move of that difference uses the links when they lower the parent's accesses.
+    thread_local LinkQuery query;
+    thread_local std::vector<std::vector<int>> senders;  // per move: each child's sender, or -1
+    thread_local std::vector<std::int64_t> served, groupsWith, sent;
+    thread_local std::vector<int> childKindOf;  // per child, for the peers' signatures
+    const std::int64_t groups = frame.groups();
+    query.moves.clear();
+    if (countLinks) {
+        thread_local std::vector<Vec> offs;
+        thread_local std::vector<std::int64_t> xs, ys;
+        offs.resize(static_cast<std::size_t>(children));
+        xs.resize(offs.size());
+        ys.resize(offs.size());
+        childKindOf.resize(offs.size());
+        const int nChildLoops = boundary - leafPos;
+        thread_local std::vector<Cat> cats;
+        cats.resize(static_cast<std::size_t>(nChildLoops));
+        frame.forEachChild([&](std::int64_t c, const Vec& off, std::int64_t x, std::int64_t y, const auto& idx) {
+            const auto i = static_cast<std::size_t>(c);
+            offs[i] = off;
+            xs[i] = x;
+            ys[i] = y;
+            for (int q = 0; q < nChildLoops; ++q) {
+                const NestLoop& l = nest.loops[leafPos + q];
+                cats[static_cast<std::size_t>(q)] = nest.dimImperfect(l.dim) ? walker::categorize(idx[q], l.bound, l.residual) : Cat::Any;
+            }
+            int kind = 0;
+            while (childKinds[static_cast<std::size_t>(kind)].cats != cats) ++kind;
+            childKindOf[i] = kind;
+        });
+        auto childAt = [&](std::int64_t x, std::int64_t y) -> std::int64_t {
+            return (x < 0 || y < 0 || x >= frame.fanX || y >= frame.fanY) ? -1 : y * frame.fanX + x;
+        };
+        auto differenceTo = [&](std::size_t c, std::int64_t nb) {
+            Vec d{};
+            for (int r = 0; r < nRanks; ++r) d[r] = offs[static_cast<std::size_t>(nb)][r] - offs[c][r];
+            return d;
+        };
+        // Every non-zero difference to a neighbour is a move that may be served.
+        for (std::size_t c = 0; c < offs.size(); ++c) {
+            const std::int64_t nbs[4] = {childAt(xs[c], ys[c] - 1), childAt(xs[c], ys[c] + 1), childAt(xs[c] - 1, ys[c]), childAt(xs[c] + 1, ys[c])};
+            for (std::int64_t nb : nbs) {
+                if (nb < 0) continue;
+                const Vec d = differenceTo(c, nb);
+                if (!frame.isZero(d) && std::find(query.moves.begin(), query.moves.end(), d) == query.moves.end()) query.moves.push_back(d);
+            }
+        }
+        senders.resize(query.moves.size());
+        served.assign(query.moves.size(), 0);
+        groupsWith.assign(query.moves.size(), 0);
+        thread_local std::vector<Vec> rest;
+        for (std::size_t i = 0; i < query.moves.size(); ++i) {
+            senders[i].assign(offs.size(), -1);
+            rest.clear();
+            for (std::size_t c = 0; c < offs.size(); ++c) {
+                const std::int64_t nbs[4] = {childAt(xs[c], ys[c] - 1), childAt(xs[c], ys[c] + 1), childAt(xs[c] - 1, ys[c]), childAt(xs[c] + 1, ys[c])};
+                for (std::int64_t nb : nbs)
+                    if (nb >= 0 && differenceTo(c, nb) == query.moves[i]) {
+                        senders[i][c] = static_cast<int>(nb);
+                        ++served[i];
+                        break;
+                    }
+                if (senders[i][c] < 0) rest.push_back(offs[c]);
+            }
+            std::sort(rest.begin(), rest.end());
+            groupsWith[i] = std::unique(rest.begin(), rest.end()) - rest.begin();
+        }
+    }
+
     clearStageResult(out);
     for (const InstanceKind& ik : instances) {
         if (ik.pred.neverBusy) continue;
-        const std::optional<Figures> figures = figuresOf(ik.pred);
+        const std::optional<Figures> figures = countLinks ? kindFigures(ik.pred, &query) : figuresOf(ik.pred);
         if (!figures) {
             clearStageResult(out);
-            return StageDecline::Capacity;
+            return countLinks ? StageDecline::LinksPossible : StageDecline::Capacity;
         }
         const Figures& fig = *figures;
         const Signature isig = instanceSignature(frame, ik.cats);
-        const std::int64_t groups = frame.groups();
-        const std::int64_t accesses = groups * fig.moved, weighted = children * fig.moved;
+        std::int64_t accesses = groups * fig.moved, weighted = children * fig.moved, linkWords = 0;
+        sent.clear();
+        for (std::size_t i = 0; i < query.moves.size(); ++i) {
+            const std::int64_t matched = query.matched[i];
+            if (matched == 0 || served[i] == 0 || groupsWith[i] >= groups) continue;  // no lower accesses
+            linkWords += served[i] * matched;
+            accesses -= (groups - groupsWith[i]) * matched;
+            weighted -= served[i] * matched;
+            sent.resize(static_cast<std::size_t>(children), 0);
+            for (std::size_t c = 0; c < sent.size(); ++c)
+                if (senders[i][c] >= 0) sent[static_cast<std::size_t>(senders[i][c])] += matched;
+        }
         out.instances.push_back({isig, ik.count, accesses, weighted});
         out.parentAccesses += ik.count * accesses;
         out.weighted += ik.count * weighted;
+        out.linkTransfers += ik.count * linkWords;
         if (spec.macStage) out.macs += ik.count * children * fig.active;
         for (const ChildKind& ck : childKinds) {
             std::int64_t distinct = 0;
@@ -704,6 +827,9 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             }
             appendChild(out, childSignature(isig, ck.cats), ik.count * ck.count, ck.count, fig, distinct);
         }
+        // Forwarded words per child, as the walker lists them.
+        for (std::size_t c = 0; c < sent.size(); ++c)
+            out.peers.push_back({childSignature(isig, childKinds[static_cast<std::size_t>(childKindOf[c])].cats), ik.count, sent[c]});
     }
     return StageDecline::None;
 }

@@ -50,7 +50,8 @@ private slots:
         QSignalSpy failed(&job, &BackgroundJob::failed);
         job.start<int>(
             [&received, &allOnGuiThread, gui](RunningJob& run) {
-                QueuedEventSink<StepDone> steps(run, [&](const StepDone& s) {
+                // (gui by value: the handler runs on the GUI thread after this closure may be gone)
+                QueuedEventSink<StepDone> steps(run, [&received, &allOnGuiThread, gui](const StepDone& s) {
                     allOnGuiThread = allOnGuiThread && QThread::currentThread() == gui;
                     received.push_back("step " + std::to_string(s.step));
                 });
