@@ -19,6 +19,12 @@ void copyResult(const StageResult& from, StageResult& to)
     to.peers.assign(from.peers.begin(), from.peers.end());
 }
 
+// A loop's dimension, kind and level in one key value.
+std::int64_t packedLoop(const NestLoop& l)
+{
+    return l.dim | static_cast<std::int64_t>(l.kind) << 8 | static_cast<std::int64_t>(l.level) << 16;
+}
+
 std::uint64_t mixPrint(std::uint64_t h, std::int64_t v)
 {
     h = (h ^ static_cast<std::uint64_t>(v)) * 0x9e3779b97f4a7c15ull;
@@ -64,7 +70,7 @@ void StageMemo::buildKey(const StageSpec& spec)
     // The loops above the children, whole (the step vectors follow from dim and stride).
     for (int p = 0; p < boundary; ++p) {
         const NestLoop& l = nest.loops[p];
-        key_.push_back(l.dim | static_cast<std::int64_t>(l.kind) << 8 | static_cast<std::int64_t>(l.level) << 16);
+        key_.push_back(packedLoop(l));
         key_.push_back(l.bound);
         key_.push_back(l.residual);
         key_.push_back(l.stride);
@@ -159,6 +165,7 @@ bool StageMemo::keyMatches(const std::vector<std::int64_t>& key, const StageSpec
 // adoptNest for a nest with remainders: buildKey's loop and extent values, and their prints.
 void StageMemo::adoptImperfectNest(const NestLayout& nest, int dims)
 {
+    if (dims > 32) return;  // (beyond the frame's tables: such stages go without prints)
     const std::size_t n = nest.loops.size();
     loopsKey_.resize(4 * n);
     loopsPrint_.resize(n + 1);
@@ -166,7 +173,7 @@ void StageMemo::adoptImperfectNest(const NestLayout& nest, int dims)
     for (std::size_t p = 0; p < n; ++p) {
         const NestLoop& l = nest.loops[p];
         std::int64_t* k = loopsKey_.data() + 4 * p;
-        k[0] = l.dim | static_cast<std::int64_t>(l.kind) << 8 | static_cast<std::int64_t>(l.level) << 16;
+        k[0] = packedLoop(l);
         k[1] = l.bound;
         k[2] = l.residual;
         k[3] = l.stride;
@@ -202,12 +209,6 @@ std::int64_t perfectFlags(const StageSpec& spec)
            std::int64_t{o.legacyZeroTranslationRule} << 4 | std::int64_t{o.linkTransfers} << 5;
 }
 
-std::int64_t packedLoop(const NestLoop& l)
-{
-    return l.dim | static_cast<std::int64_t>(l.kind) << 8 | static_cast<std::int64_t>(l.level) << 16;
-}
-
-std::uint64_t mix(std::uint64_t h, std::int64_t v) { return mixPrint(h, v); }
 
 } // namespace
 
@@ -287,7 +288,7 @@ void StageMemo::adoptNest(const NestLayout& nest, int dims)
     for (std::size_t p = 0; p < n; ++p) {
         nestKey_[2 * p] = packedLoop(nest.loops[p]);
         nestKey_[2 * p + 1] = nest.loops[p].bound;
-        prefixPrint_[p + 1] = mix(mix(prefixPrint_[p], nestKey_[2 * p]), nestKey_[2 * p + 1]);
+        prefixPrint_[p + 1] = mixPrint(mixPrint(prefixPrint_[p], nestKey_[2 * p]), nestKey_[2 * p + 1]);
     }
     // The extents below each level's children, innermost level first.
     const auto levels = static_cast<std::size_t>(nest.numLevels);
@@ -303,7 +304,7 @@ void StageMemo::adoptNest(const NestLayout& nest, int dims)
             extent[static_cast<std::size_t>(nest.loops[p].dim)] *= nest.loops[p].bound;
         }
         std::uint64_t h = 0xc2b2ae35u;
-        for (std::size_t d = 0; d < D; ++d) h = mix(h, extent[d]);
+        for (std::size_t d = 0; d < D; ++d) h = mixPrint(h, extent[d]);
         belowPrint_[i] = h;
         std::copy_n(extent.begin(), D, belowExtent_.begin() + static_cast<std::ptrdiff_t>(i * D));
     }
@@ -315,7 +316,7 @@ std::uint64_t StageMemo::perfectPrint(const StageSpec& spec) const
     const auto boundary = static_cast<std::size_t>(nest.levelBegin[static_cast<std::size_t>(spec.level) + 1]);
     if (&nest != printedNest_ || boundary >= prefixPrint_.size() || static_cast<std::size_t>(spec.level) >= belowPrint_.size())
         return 0;  // not printed (a stage analysed outside evaluate()): only the key decides
-    return mix(mix(prefixPrint_[boundary], static_cast<std::int64_t>(belowPrint_[static_cast<std::size_t>(spec.level)])),
+    return mixPrint(mixPrint(prefixPrint_[boundary], static_cast<std::int64_t>(belowPrint_[static_cast<std::size_t>(spec.level)])),
                perfectFlags(spec));
 }
 
