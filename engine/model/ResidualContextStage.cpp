@@ -1,6 +1,7 @@
 #include "model/ResidualContextStage.h"
 
 #include "model/ChildPartition.h"
+#include "model/MeshLinks.h"
 #include "model/ReachableSweep.h"
 #include "model/ReuseGeometry.h"
 #include "model/ReuseTransform.h"
@@ -721,75 +722,20 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         return StageDecline::None;
     }
 
-    // Links: per neighbour difference, the children it serves (the first neighbour with that
-    // difference, in Timeloop's order: above, below, left, right) and the distinct offsets of
-    // the rest; a move of that difference uses the links when they lower the parent's accesses.
+    // Links: per neighbour difference, the children it serves and the distinct offsets of the
+    // rest (MeshLinks.h); a move of that difference uses the links when they lower the accesses.
     thread_local LinkQuery query;
-    thread_local std::vector<std::vector<int>> senders;  // per move: each child's sender, or -1
-    thread_local std::vector<std::int64_t> served, groupsWith, sent;
-    thread_local std::vector<int> childKindOf;  // per child, for the peers' signatures
+    thread_local MeshLinks links;
+    thread_local std::vector<std::int64_t> sent;
     const std::int64_t groups = frame.groups();
     query.moves.clear();
     if (countLinks) {
-        thread_local std::vector<Vec> offs;
-        thread_local std::vector<std::int64_t> xs, ys;
-        offs.resize(static_cast<std::size_t>(children));
-        xs.resize(offs.size());
-        ys.resize(offs.size());
-        childKindOf.resize(offs.size());
-        const int nChildLoops = boundary - leafPos;
-        thread_local std::vector<Cat> cats;
-        cats.resize(static_cast<std::size_t>(nChildLoops));
-        frame.forEachChild([&](std::int64_t c, const Vec& off, std::int64_t x, std::int64_t y, const auto& idx) {
-            const auto i = static_cast<std::size_t>(c);
-            offs[i] = off;
-            xs[i] = x;
-            ys[i] = y;
-            for (int q = 0; q < nChildLoops; ++q) {
-                const NestLoop& l = nest.loops[leafPos + q];
-                cats[static_cast<std::size_t>(q)] = nest.dimImperfect(l.dim) ? walker::categorize(idx[q], l.bound, l.residual) : Cat::Any;
-            }
+        links.build(frame, false, [&](const std::vector<Cat>& cats) {
             int kind = 0;
             while (childKinds[static_cast<std::size_t>(kind)].cats != cats) ++kind;
-            childKindOf[i] = kind;
+            return kind;
         });
-        auto childAt = [&](std::int64_t x, std::int64_t y) -> std::int64_t {
-            return (x < 0 || y < 0 || x >= frame.fanX || y >= frame.fanY) ? -1 : y * frame.fanX + x;
-        };
-        auto differenceTo = [&](std::size_t c, std::int64_t nb) {
-            Vec d{};
-            for (int r = 0; r < nRanks; ++r) d[r] = offs[static_cast<std::size_t>(nb)][r] - offs[c][r];
-            return d;
-        };
-        // Every non-zero difference to a neighbour is a move that may be served.
-        for (std::size_t c = 0; c < offs.size(); ++c) {
-            const std::int64_t nbs[4] = {childAt(xs[c], ys[c] - 1), childAt(xs[c], ys[c] + 1), childAt(xs[c] - 1, ys[c]), childAt(xs[c] + 1, ys[c])};
-            for (std::int64_t nb : nbs) {
-                if (nb < 0) continue;
-                const Vec d = differenceTo(c, nb);
-                if (!frame.isZero(d) && std::find(query.moves.begin(), query.moves.end(), d) == query.moves.end()) query.moves.push_back(d);
-            }
-        }
-        senders.resize(query.moves.size());
-        served.assign(query.moves.size(), 0);
-        groupsWith.assign(query.moves.size(), 0);
-        thread_local std::vector<Vec> rest;
-        for (std::size_t i = 0; i < query.moves.size(); ++i) {
-            senders[i].assign(offs.size(), -1);
-            rest.clear();
-            for (std::size_t c = 0; c < offs.size(); ++c) {
-                const std::int64_t nbs[4] = {childAt(xs[c], ys[c] - 1), childAt(xs[c], ys[c] + 1), childAt(xs[c] - 1, ys[c]), childAt(xs[c] + 1, ys[c])};
-                for (std::int64_t nb : nbs)
-                    if (nb >= 0 && differenceTo(c, nb) == query.moves[i]) {
-                        senders[i][c] = static_cast<int>(nb);
-                        ++served[i];
-                        break;
-                    }
-                if (senders[i][c] < 0) rest.push_back(offs[c]);
-            }
-            std::sort(rest.begin(), rest.end());
-            groupsWith[i] = std::unique(rest.begin(), rest.end()) - rest.begin();
-        }
+        query.moves = links.moves;
     }
 
     clearStageResult(out);
@@ -802,18 +748,10 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         }
         const Figures& fig = *figures;
         const Signature isig = instanceSignature(frame, ik.cats);
-        std::int64_t accesses = groups * fig.moved, weighted = children * fig.moved, linkWords = 0;
-        sent.clear();
-        for (std::size_t i = 0; i < query.moves.size(); ++i) {
-            const std::int64_t matched = query.matched[i];
-            if (matched == 0 || served[i] == 0 || groupsWith[i] >= groups) continue;  // no lower accesses
-            linkWords += served[i] * matched;
-            accesses -= (groups - groupsWith[i]) * matched;
-            weighted -= served[i] * matched;
-            sent.resize(static_cast<std::size_t>(children), 0);
-            for (std::size_t c = 0; c < sent.size(); ++c)
-                if (senders[i][c] >= 0) sent[static_cast<std::size_t>(senders[i][c])] += matched;
-        }
+        const MeshLinks::Savings saved = countLinks ? links.apply(query.matched, groups, sent) : MeshLinks::Savings{};
+        if (!countLinks) sent.clear();
+        const std::int64_t accesses = groups * fig.moved - saved.accesses, weighted = children * fig.moved - saved.weighted;
+        const std::int64_t linkWords = saved.linkWords;
         out.instances.push_back({isig, ik.count, accesses, weighted});
         out.parentAccesses += ik.count * accesses;
         out.weighted += ik.count * weighted;
@@ -829,7 +767,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         }
         // Forwarded words per child, as the walker lists them.
         for (std::size_t c = 0; c < sent.size(); ++c)
-            out.peers.push_back({childSignature(isig, childKinds[static_cast<std::size_t>(childKindOf[c])].cats), ik.count, sent[c]});
+            out.peers.push_back({childSignature(isig, childKinds[static_cast<std::size_t>(links.childKindOf[c])].cats), ik.count, sent[c]});
     }
     return StageDecline::None;
 }

@@ -1,6 +1,7 @@
 #include "model/TemporalRemainderStage.h"
 
 #include "model/ChildPartition.h"
+#include "model/MeshLinks.h"
 #include "model/ReachableSweep.h"
 #include "model/ReuseGeometry.h"
 #include "model/ReuseTransform.h"
@@ -86,6 +87,18 @@ void enumerateKinds(const NestLayout& nest, int from, int to, bool perPosition, 
     }
 }
 
+// The category at nest position p of one kind of instance (per position above the fanout) and
+// of child (per fanout loop).
+struct KindCategories {
+    int leafPos;
+    const std::vector<Cat>* instanceCats;
+    const std::vector<Cat>* childCats;
+    Cat operator()(int p) const
+    {
+        return p < leafPos ? (*instanceCats)[static_cast<std::size_t>(p)] : (*childCats)[static_cast<std::size_t>(p - leafPos)];
+    }
+};
+
 class TemporalRemainderAnalysis {
 public:
     // Binds the analysis to a stage and assigns the context bits and tile shapes; Capacity when
@@ -139,9 +152,7 @@ public:
     StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats)
     {
         const int leafPos = end_;
-        auto cats = [&](int p) {
-            return p < f_->leafPos ? instanceCats[static_cast<std::size_t>(p)] : childCats[static_cast<std::size_t>(p - f_->leafPos)];
-        };
+        const auto cats = KindCategories{f_->leafPos, &instanceCats, &childCats};
         const int nRanks = f_->nRanks;
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         const auto& steps = *f_->spec->stepVectors;
@@ -217,11 +228,10 @@ public:
     // The figures of one kind of instance (its category in each spatial loop above the children)
     // and, with remainders on the fanout, of one kind of child (its category in each fanout
     // loop); Capacity or LinksPossible when declining. A kind never busy has out.active == 0.
-    StageDecline figures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out)
+    // `linked`: links may form and linkMatches() counts them (next, while the tables hold this kind).
+    StageDecline figures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out, bool& linked)
     {
-        auto cats = [&](int p) {
-            return p < f_->leafPos ? instanceCats[static_cast<std::size_t>(p)] : childCats[static_cast<std::size_t>(p - f_->leafPos)];
-        };
+        linked = false;
         tt_.clear();
         if (sweepLoops(instanceCats, childCats) != StageDecline::None) return StageDecline::Capacity;
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
@@ -232,7 +242,12 @@ public:
         out.active = whole.steps;
         for (int m = 0; m < (1 << nShape_); ++m)
             if ((whole.seen >> m) & 1u) out.maxTile = std::max(out.maxTile, words_[m]);
-        if (f_->linkCandidate && linksPossible()) return StageDecline::LinksPossible;
+        if (f_->linkCandidate && linksPossible()) {
+            // (MAC operands and the legacy rule's repeated tiles are not counted here; the caller
+            // has one kind of child)
+            if (f_->spec->macStage || legacy) return StageDecline::LinksPossible;
+            linked = true;
+        }
         if (f_->spec->macStage) {
             out.moved = whole.steps;  // every busy step reads its operand
             return StageDecline::None;
@@ -240,16 +255,93 @@ public:
 
         // Pass 2, from the empty reuse state: the moves after the sweep's first busy step.
         reachable_.begin();
-        const StateStep after = followSweep(0, top, 0, cats, legacy);
+        auto reuseStep = [&](int j, int c, int into, std::int64_t wholeWords, int x) {
+            return tt_.reuse(x, move_[j][c][into], diff_[j][c][into], wholeWords, legacy);
+        };
+        const StateStep after = followSweep(0, top, 0, KindCategories{f_->leafPos, &instanceCats, &childCats}, reuseStep);
         out.moved = words_[whole.first] + after.second;
         return StageDecline::None;
     }
 
+    // Links for the kind figures() last analysed: per move `moves[i]`, the words of the busy steps
+    // that the mesh neighbour at offset difference moves[i] can serve. A child's delta in a step
+    // equals the one that neighbour had in the previous step (MeshLinks.h: all children of the
+    // kind in lockstep) when the two deltas, each taken relative to its step's position, differ by
+    // that difference less the step's move. So the joint state is the reuse state and the
+    // previous step's delta relative to its position (the deltas met are numbered as they come;
+    // 0: none or empty), from the first step's whole tile. False when the states do not fit.
+    bool linkMatches(const std::vector<Vec>& moves, const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats,
+                     std::vector<std::int64_t>& matched)
+    {
+        const int nRanks = f_->nRanks;
+        const int S = tt_.states;
+        const int top = static_cast<int>(fixed_[0]);
+        const KindCategories cats{f_->leafPos, &instanceCats, &childCats};
+        linkDeltas_.assign(1, Delta{});
+        auto idOf = [&](const Delta& d) {
+            if (d.size == 0) return 0;
+            const auto at = std::find(linkDeltas_.begin() + 1, linkDeltas_.end(), d);
+            if (at != linkDeltas_.end()) return static_cast<int>(at - linkDeltas_.begin());
+            linkDeltas_.push_back(d);
+            return static_cast<int>(linkDeltas_.size()) - 1;
+        };
+        const int start = idOf(wholeDelta(tileAtOrigin(sweepAt(0, top).first), nRanks)) * S;
+        // wanted < 0: a first pass that only collects the differences some step can be served under.
+        int wanted = -1;
+        bool overflow = false;
+        servable_.clear();
+        auto linkStep = [&](int j, int c, int into, std::int64_t wholeWords, int state) -> StateStep {
+            const int s = state % S, q = state / S;
+            const int m = move_[j][c][into];
+            const auto [to, moved] = tt_.reuse(s, m, diff_[j][c][into], wholeWords, false);
+            if (moved == 0) return {to, 0};
+            const std::uint8_t shapes = shapes_[j][c][into];
+            const Box cur = tileAtOrigin(shapes >> 4);
+            Box prev = tileAtOrigin(shapes & 0xf);
+            for (int r = 0; r < nRanks; ++r) prev.lo[r] = -carry_[j][c][into][r];
+            const Delta now = moved == wholeWords ? wholeDelta(cur, nRanks) : difference(cur, prev, nRanks);
+            const int id = idOf(now);
+            if ((id + 1) * S > ReachableStates::kMaxStates) {  // (the sweep goes on; its figures are dropped)
+                overflow = true;
+                return {to, 0};
+            }
+            std::int64_t served = 0;
+            if (q != 0) {
+                const Delta& before = linkDeltas_[static_cast<std::size_t>(q)];
+                Vec shift{};
+                for (int r = 0; r < nRanks; ++r) shift[r] = now.outer.lo[r] - before.outer.lo[r];
+                if (before.shiftedBy(shift, nRanks) == now) {
+                    Vec difference{};  // the neighbour's offset less this child's
+                    for (int r = 0; r < nRanks; ++r) difference[r] = shift[r] + carry_[j][c][into][r];
+                    if (wanted < 0) {
+                        if (std::find(servable_.begin(), servable_.end(), difference) == servable_.end()) servable_.push_back(difference);
+                    } else if (difference == moves[static_cast<std::size_t>(wanted)]) {
+                        served = moved;
+                    }
+                }
+            }
+            return {id * S + to, served};
+        };
+        matched.assign(moves.size(), 0);
+        reachable_.begin();
+        followSweep(0, top, start, cats, linkStep);
+        if (overflow) return false;
+        for (std::size_t i = 0; i < moves.size(); ++i) {
+            if (std::find(servable_.begin(), servable_.end(), moves[i]) == servable_.end()) continue;
+            wanted = static_cast<int>(i);
+            reachable_.begin();
+            matched[i] = followSweep(0, top, start, cats, linkStep).second;
+            if (overflow) return false;
+        }
+        return true;
+    }
+
     // Pass 2 for the kind of figures(), whose category at each spatial position `cats` gives: the
-    // sweep at position p in (canonical) context c from reuse state s, following only the states
-    // reached (ReachableSweep.h).
-    template <class Cats>
-    StateStep followSweep(int p, int c, int s, const Cats& cats, bool legacy)
+    // sweep at position p in (canonical) context c from state s, following only the states
+    // reached (ReachableSweep.h). step(j, c, into, wholeWords, s): a carry of temporal loop j in
+    // context c into a non-last (0) or the last (1) iteration whose first tile has wholeWords.
+    template <class Cats, class Step>
+    StateStep followSweep(int p, int c, int s, const Cats& cats, Step& step)
     {
         if (p == end_) return {s, 0};
         if (const StateStep* known = reachable_.find(p, c, s)) return *known;
@@ -258,26 +350,26 @@ public:
         StateStep result{s, 0};
         if (l.spatial()) {
             const Spatial sp = spatialEffect(cats(p), bit, c);
-            if (sp.active) result = followSweep(p + 1, canon(p + 1, sp.inner), s, cats, legacy);
+            if (sp.active) result = followSweep(p + 1, canon(p + 1, sp.inner), s, cats, step);
         } else {
             const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
             const std::int64_t trips = tripsOf(l, bit, c);
             const Sweep& s0 = sweepAt(p + 1, c0);
             const Sweep& s1 = sweepAt(p + 1, c1);
             if (trips == 1 || !s0.busy) {  // only the last iteration can work
-                result = followSweep(p + 1, c1, s, cats, legacy);
+                result = followSweep(p + 1, c1, s, cats, step);
             } else {
                 const int j = f_->temporalIndex[p];
                 // A carry into a non-last (0) or the last (1) iteration, then its sweep.
                 auto iteration = [&](int into, int& x, std::int64_t& words) {
                     const int shape = into ? s1.first : s0.first;
-                    const auto [to, moved] = tt_.reuse(x, move_[j][c][into], diff_[j][c][into], words_[shape], legacy);
-                    const StateStep inner = followSweep(p + 1, into ? c1 : c0, to, cats, legacy);
+                    const auto [to, moved] = step(j, c, into, words_[shape], x);
+                    const StateStep inner = followSweep(p + 1, into ? c1 : c0, to, cats, step);
                     x = inner.first;
                     words += moved + inner.second;
                     return true;
                 };
-                result = followSweep(p + 1, c0, s, cats, legacy);
+                result = followSweep(p + 1, c0, s, cats, step);
                 reachable_.repeat(j, trips - 2, result.first, result.second, [&](int& x, std::int64_t& w) { return iteration(0, x, w); });
                 if (s1.busy) iteration(1, result.first, result.second);
             }
@@ -285,7 +377,6 @@ public:
         reachable_.store(p, c, s, result);
         return result;
     }
-
 
     // With several kinds of child, where a child of categories `childCats` works and the shape
     // of its tile in each context that reaches the fanout.
@@ -562,6 +653,10 @@ private:
     std::array<KindTrace, kMaxSharingKinds> traces_;
     std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries_;  // valid where stamp == jointRun_
     std::uint32_t jointRun_ = 0;
+    // linkMatches(): the deltas met (relative to their step's position; 0 none) and the neighbour
+    // differences under which some step can be served.
+    std::vector<Delta> linkDeltas_;
+    std::vector<Vec> servable_;
 
     std::uint8_t shapeOf(int context) const
     {
@@ -739,6 +834,13 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     knownShared.clear();
     thread_local std::vector<ChildFigures> figs;
     figs.resize(children.size());
+    // Links (one kind of child, then: accepts() declines the others): per known entry the words
+    // its moves match (MeshLinks.h; empty where none can form), the mesh built on first need.
+    thread_local std::vector<std::vector<std::int64_t>> knownMatched;
+    thread_local MeshLinks links;
+    thread_local std::vector<std::int64_t> sent;
+    bool linksBuilt = false;
+    std::size_t linkEntry = 0;  // the known entry of the instance kind at hand
     clearStageResult(out);
     auto decline = [&](StageDecline d) {
         clearStageResult(out);
@@ -756,10 +858,27 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
             auto hit = std::find_if(known.begin(), known.end(), [&](const auto& e) { return e.first == key; });
             if (hit == known.end()) {
                 ChildFigures fig;
-                if (const StageDecline d = analysis.figures(ik.cats, children[c].cats, fig); d != StageDecline::None) return decline(d);
+                bool linked = false;
+                if (const StageDecline d = analysis.figures(ik.cats, children[c].cats, fig, linked); d != StageDecline::None)
+                    return decline(d);
+                if (knownMatched.size() <= known.size()) knownMatched.resize(known.size() + 1);
+                std::vector<std::int64_t>& matched = knownMatched[known.size()];
+                matched.clear();
+                if (linked) {
+                    if (!linksBuilt) {
+                        links.build(f, f.shapeDims != 0, [&](const std::vector<Cat>& cats) {
+                            int kind = 0;
+                            while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
+                            return kind;
+                        });
+                        linksBuilt = true;
+                    }
+                    if (!analysis.linkMatches(links.moves, ik.cats, children[c].cats, matched)) return decline(StageDecline::LinksPossible);
+                }
                 hit = known.insert(known.end(), {key, fig});
             }
             figs[c] = hit->second;
+            linkEntry = static_cast<std::size_t>(hit - known.begin());
         }
         std::int64_t accesses = 0;
         for (std::size_t c = 0; c < children.size(); ++c) accesses += groups[c] * figs[c].moved;
@@ -789,6 +908,11 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         }
         const Signature isig = instanceSignature(f, ik.cats);
         std::int64_t weighted = 0, macs = 0;
+        MeshLinks::Savings saved;
+        sent.clear();
+        if (!knownMatched[linkEntry].empty()) saved = links.apply(knownMatched[linkEntry], groups[0], sent);
+        accesses -= saved.accesses;
+        weighted -= saved.weighted;
         bool used = false;
         for (std::size_t c = 0; c < children.size(); ++c) {
             const Kind& ck = children[c];
@@ -808,6 +932,10 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         out.instances.push_back({isig, ik.count, accesses, weighted});
         out.parentAccesses += ik.count * accesses;
         out.weighted += ik.count * weighted;
+        out.linkTransfers += ik.count * saved.linkWords;
+        // Forwarded words per child, as the walker lists them.
+        for (std::size_t c = 0; c < sent.size(); ++c)
+            out.peers.push_back({childSignature(isig, children[static_cast<std::size_t>(links.childKindOf[c])].cats), ik.count, sent[c]});
         if (spec.macStage) out.macs += ik.count * macs;
     }
     return StageDecline::None;

@@ -304,6 +304,21 @@ private slots:
         QVERIFY(tally.ofCounts("residual-context", tally.withLinks) >= 100);
     }
 
+    // The same for Ruby and Ruby-T, whose remainders on temporal loops bring the stages to the
+    // temporal-remainder form: with one kind of child it counts the links (tiles of one shape or
+    // several), where it declined every stage in which links could form before.
+    void eyerissLikeLinkStagesTemporal()
+    {
+        Tally tally;
+        for (MapspaceKind kind : {MapspaceKind::Ruby, MapspaceKind::RubyT})
+            for (int layer = 0; layer < 2; ++layer)
+                eyerissLike(layer == 0 ? test::alexnetConv2() : test::vggConv3_1(), kind, 41 + layer, 600, tally,
+                            [](const StageFrame& f) { return f.linkCandidate && f.temporalRemainderAbove && !f.childRemainders; });
+        qInfo("%s", tally.text().c_str());
+        QVERIFY(tally.of("temporal-remainder") >= 1800);  // 863 before (1858 now)
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.withLinks) >= 250);  // 0 before (296 now)
+    }
+
     void smallGridsRubyS()
     {
         const Tally tally = smallGrids(MapspaceKind::RubyS, 5, 12);

@@ -1,0 +1,73 @@
+#pragma once
+// The mesh geometry of link transfers among one instance's children, shared by the closed forms
+// that count links (PerfectStage's rule, as the walker applies it): a child whose delta in a
+// step equals the one its mesh neighbour had in the previous step takes it from that neighbour.
+// With the children in lockstep (one kind of child, tiles of one shape) that needs the
+// neighbour's offset to differ by the step's move and the two deltas to be of one kind; which
+// children a move serves, and from whom, is geometry alone, computed here once per stage.
+#include "model/StageFrame.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nestor::model {
+
+struct MeshLinks {
+    // Every offset difference between mesh neighbours that links may serve: the non-zero ones,
+    // and zero too when asked (where tiles change shape, a neighbour at the same offset may hold
+    // the delta a child gets next).
+    std::vector<Vec> moves;
+    // Per move: each child's sender (the first neighbour with that difference in Timeloop's order:
+    // above, below, left, right) or -1, the children served, and the distinct offsets of the rest.
+    std::vector<std::vector<int>> senders;
+    std::vector<std::int64_t> served, groupsWith;
+    // Per child: the index of its kind (its categories in the fanout loops) in the form's list.
+    std::vector<int> childKindOf;
+
+    // Fills the geometry for the children of one instance of f's stage; `kindOf(cats)` gives the
+    // index of the kind of child with fanout categories `cats`.
+    template <class KindOf>
+    void build(const StageFrame& f, bool includeZero, KindOf&& kindOf);
+
+    // What links save for one kind of instance whose busy steps with move i deliver matched[i]
+    // words that match the previous step's delta in kind: the parent's accesses and the
+    // weighted accesses (`groups` distinct offsets without links) lowered, the words children
+    // take over links added, and per child the words it forwards (`sent`, sized on first use).
+    struct Savings {
+        std::int64_t accesses = 0, weighted = 0, linkWords = 0;
+    };
+    Savings apply(const std::vector<std::int64_t>& matched, std::int64_t groups, std::vector<std::int64_t>& sent) const;
+
+private:
+    void buildGeometry(const StageFrame& f, bool includeZero);
+    std::vector<Vec> offs_;
+    std::vector<std::int64_t> xs_, ys_;
+};
+
+template <class KindOf>
+void MeshLinks::build(const StageFrame& f, bool includeZero, KindOf&& kindOf)
+{
+    const NestLayout& nest = *f.nest;
+    const int nChildLoops = f.boundary - f.leafPos;
+    offs_.resize(static_cast<std::size_t>(f.children));
+    xs_.resize(offs_.size());
+    ys_.resize(offs_.size());
+    childKindOf.resize(offs_.size());
+    thread_local std::vector<walker::Cat> cats;
+    cats.resize(static_cast<std::size_t>(nChildLoops));
+    f.forEachChild([&](std::int64_t c, const Vec& off, std::int64_t x, std::int64_t y, const auto& idx) {
+        const auto i = static_cast<std::size_t>(c);
+        offs_[i] = off;
+        xs_[i] = x;
+        ys_[i] = y;
+        for (int q = 0; q < nChildLoops; ++q) {
+            const NestLoop& l = nest.loops[f.leafPos + q];
+            cats[static_cast<std::size_t>(q)] =
+                nest.dimImperfect(l.dim) ? walker::categorize(idx[q], l.bound, l.residual) : walker::Cat::Any;
+        }
+        childKindOf[i] = kindOf(cats);
+    });
+    buildGeometry(f, includeZero);
+}
+
+} // namespace nestor::model
