@@ -7,6 +7,7 @@
 // children a move serves, and from whom, is geometry alone, computed here once per stage.
 #include "model/StageFrame.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -38,8 +39,26 @@ struct MeshLinks {
     };
     Savings apply(const std::vector<std::int64_t>& matched, std::int64_t groups, std::vector<std::int64_t>& sent) const;
 
+    // One step of the children counted explicitly, as the walker's leaf counts it, for children
+    // of several kinds in lockstep: `now[k]` is the delta of a child of slot k (slotOf[child])
+    // relative to the step's base, `before[k]` the one it had in the previous step relative to
+    // this step's base (size 0: none). The parent sends each distinct delta once; a child whose
+    // delta a neighbour (in Timeloop's order) had in the previous step takes it over the link
+    // when that lowers the parent's accesses. `sent` (per child, sized here) gets the words each
+    // child forwards in this step.
+    struct StepFigures {
+        std::int64_t accesses = 0, weighted = 0, linkWords = 0;
+        bool linked = false;
+    };
+    StepFigures countStep(const std::vector<int>& slotOf, const Delta* now, const Delta* before, std::vector<std::int64_t>& sent) const;
+
 private:
     void buildGeometry(const StageFrame& f, bool includeZero);
+    std::array<std::int64_t, 4> neighbours(std::size_t c) const;
+    // The distinct deltas among `deltas` (the words of each once) and their total words.
+    static void countDistinct(std::vector<Delta>& deltas, std::int64_t& accesses, std::int64_t& weighted);
+    int nRanks_ = 0;
+    std::int64_t fanX_ = 1, fanY_ = 1;
     std::vector<Vec> offs_;
     std::vector<std::int64_t> xs_, ys_;
 };

@@ -8,7 +8,9 @@
 #include "model/SpatialCategory.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
+#include <unordered_map>
 #include <optional>
 
 namespace nestor::model {
@@ -336,6 +338,120 @@ public:
         return true;
     }
 
+    // Children of several kinds in lockstep (tiles of different shapes, no remainder on the
+    // fanout: every kind works whenever the instance does) where links can form, for one kind of
+    // instance: its parent accesses, weighted accesses and link words over all its steps, and the
+    // words each child forwards (`sent`). Each step is counted over the mesh as the walker counts
+    // it (MeshLinks::countStep); what a step counts follows from the kinds' joint state, per kind
+    // its reuse state and its last delta relative to its step, and the carry into the step. The
+    // joint states met are numbered as they come, and so are the steps' outcomes: a sweep per
+    // figure (and per outcome that uses links, counting its occurrences) adds them up. Kind x is
+    // swept with categories `kindCats[x]`; slotOf gives each child's kind. False when a table is
+    // too small.
+    struct InstanceLinks {
+        std::int64_t accesses = 0, weighted = 0, linkWords = 0;
+    };
+    bool lockstepLinks(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats, const MeshLinks& mesh,
+                       const std::vector<int>& slotOf, InstanceLinks& out, std::vector<std::int64_t>& sent)
+    {
+        constexpr std::size_t kMaxLinkOutcomes = 64;  // outcomes that use links (a sweep each)
+        const int g = static_cast<int>(kindCats.size());
+        if (g > kMaxSharingKinds) return false;
+        const int nRanks = f_->nRanks;
+        const int top = static_cast<int>(fixed_[0]);
+        tt_.clear();
+        std::array<int, kMaxSharingKinds> firstShape{};
+        for (int x = 0; x < g; ++x) {
+            if (sweepLoops(instanceCats, *kindCats[static_cast<std::size_t>(x)]) != StageDecline::None) return false;
+            captureTrace(x);
+            firstShape[static_cast<std::size_t>(x)] = sweepAt(0, top).first;
+        }
+        linkDeltas_.assign(1, Delta{});
+        auto deltaId = [&](const Delta& d) {
+            if (d.size == 0) return 0;
+            const auto at = std::find(linkDeltas_.begin() + 1, linkDeltas_.end(), d);
+            if (at != linkDeltas_.end()) return static_cast<int>(at - linkDeltas_.begin());
+            linkDeltas_.push_back(d);
+            return static_cast<int>(linkDeltas_.size()) - 1;
+        };
+        jointStates_.clear();
+        auto stateId = [&](const JointState& js) {
+            const auto at = std::find(jointStates_.begin(), jointStates_.end(), js);
+            if (at != jointStates_.end()) return static_cast<int>(at - jointStates_.begin());
+            if (static_cast<int>(jointStates_.size()) == ReachableStates::kMaxStates) return -1;
+            jointStates_.push_back(js);
+            return static_cast<int>(jointStates_.size()) - 1;
+        };
+        // The first step: every kind its whole tile, no previous deltas.
+        std::array<Delta, kMaxSharingKinds> now{}, before{};
+        JointState first;
+        for (int x = 0; x < g; ++x) {
+            now[static_cast<std::size_t>(x)] = wholeDelta(tileAtOrigin(firstShape[static_cast<std::size_t>(x)]), nRanks);
+            first.v[static_cast<std::size_t>(2 * x + 1)] = static_cast<std::int16_t>(deltaId(now[static_cast<std::size_t>(x)]));
+        }
+        thread_local std::vector<std::int64_t> stepSent;
+        const MeshLinks::StepFigures opening = mesh.countStep(slotOf, now.data(), before.data(), stepSent);
+        out = InstanceLinks{opening.accesses, opening.weighted, 0};
+        const int start = stateId(first);
+        outcomes_.clear();
+        linkOutcomeSent_.clear();
+        bool overflow = false;
+        auto outcomeOf = [&](int j, int c, int into, int state) -> const StepOutcome& {
+            const std::uint64_t key = ((static_cast<std::uint64_t>(j) * kMaxContexts + static_cast<std::uint64_t>(c)) * 2 +
+                                       static_cast<std::uint64_t>(into)) * ReachableStates::kMaxStates + static_cast<std::uint64_t>(state);
+            if (const auto hit = outcomes_.find(key); hit != outcomes_.end()) return hit->second;
+            const JointState js = jointStates_[static_cast<std::size_t>(state)];
+            JointState next;
+            for (int x = 0; x < g; ++x) {
+                const auto ux = static_cast<std::size_t>(x);
+                const KindTrace& trace = traces_[ux];
+                const Vec& carry = trace.carry[j][c][into];
+                const std::uint8_t shapes = trace.shapes[j][c][into];
+                const Box cur = tileAtOrigin(shapes >> 4);
+                Box prev = tileAtOrigin(shapes & 0xf);
+                Vec back{};
+                for (int r = 0; r < nRanks; ++r) prev.lo[r] = back[r] = -carry[r];
+                const std::int64_t whole = cur.size(nRanks);
+                const auto [to, moved] = tt_.reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], whole, false);
+                now[ux] = moved == 0 ? Delta{} : moved == whole ? wholeDelta(cur, nRanks) : difference(cur, prev, nRanks);
+                const int had = js.v[2 * ux + 1];
+                before[ux] = had == 0 ? Delta{} : linkDeltas_[static_cast<std::size_t>(had)].shiftedBy(back, nRanks);
+                next.v[2 * ux] = static_cast<std::int16_t>(to);
+                next.v[2 * ux + 1] = static_cast<std::int16_t>(deltaId(now[ux]));
+            }
+            const MeshLinks::StepFigures step = mesh.countStep(slotOf, now.data(), before.data(), stepSent);
+            StepOutcome o{stateId(next), step.accesses, step.weighted, step.linkWords, -1};
+            if (o.next < 0 || linkDeltas_.size() > static_cast<std::size_t>(std::numeric_limits<std::int16_t>::max())) {
+                overflow = true;  // (the sweep goes on from this state; its figures are dropped)
+                o.next = state;
+            }
+            if (step.linked) {
+                if (linkOutcomeSent_.size() == kMaxLinkOutcomes) overflow = true;
+                o.linkOutcome = static_cast<int>(linkOutcomeSent_.size());
+                linkOutcomeSent_.push_back(stepSent);
+            }
+            return outcomes_.emplace(key, o).first->second;
+        };
+        const KindCategories cats{f_->leafPos, &instanceCats, kindCats[0]};
+        auto sum = [&](auto&& figure) {
+            auto step = [&](int j, int c, int into, std::int64_t, int state) -> StateStep {
+                const StepOutcome& o = outcomeOf(j, c, into, state);
+                return {o.next, figure(o)};
+            };
+            reachable_.begin();
+            return followSweep(0, top, start, cats, step).second;
+        };
+        out.accesses += sum([](const StepOutcome& o) { return o.accesses; });
+        out.weighted += sum([](const StepOutcome& o) { return o.weighted; });
+        out.linkWords = sum([](const StepOutcome& o) { return o.linkWords; });
+        sent.assign(static_cast<std::size_t>(f_->children), 0);
+        for (std::size_t t = 0; t < linkOutcomeSent_.size() && !overflow; ++t) {
+            const std::int64_t times = sum([&](const StepOutcome& o) { return o.linkOutcome == static_cast<int>(t) ? 1 : 0; });
+            for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += times * linkOutcomeSent_[t][c];
+        }
+        return !overflow;
+    }
+
     // Pass 2 for the kind of figures(), whose category at each spatial position `cats` gives: the
     // sweep at position p in (canonical) context c from state s, following only the states
     // reached (ReachableSweep.h). step(j, c, into, wholeWords, s): a carry of temporal loop j in
@@ -657,6 +773,21 @@ private:
     // differences under which some step can be served.
     std::vector<Delta> linkDeltas_;
     std::vector<Vec> servable_;
+    // lockstepLinks(): the joint states met (per kind its reuse state and its last delta's id),
+    // the steps' outcomes by (loop, context, into, joint state), and per outcome that uses links
+    // the words each child forwards in it.
+    struct JointState {
+        std::array<std::int16_t, 2 * kMaxSharingKinds> v{};
+        bool operator==(const JointState&) const = default;
+    };
+    struct StepOutcome {
+        int next = 0;
+        std::int64_t accesses = 0, weighted = 0, linkWords = 0;
+        int linkOutcome = -1;
+    };
+    std::vector<JointState> jointStates_;
+    std::unordered_map<std::uint64_t, StepOutcome> outcomes_;
+    std::vector<std::vector<std::int64_t>> linkOutcomeSent_;
 
     std::uint8_t shapeOf(int context) const
     {
@@ -791,9 +922,11 @@ StageDecline acceptsTemporalRemainderStage(const StageFrame& f)
     // form's, but its tables hold fewer shapes: those it declines come here.
     if (!f.temporalRemainderAbove && f.shapeDims == 0) return StageDecline::NotApplicable;
     // Children of several kinds (remainders on the fanout, or a shape dimension split by it:
-    // tiles of different shapes) are summed kind by kind, as in the residual-context form: only
-    // where no links can form.
-    if (f.shapeOnFanout && f.linkCandidate) return StageDecline::ShapeOnFanout;
+    // tiles of different shapes) are summed kind by kind, as in the residual-context form, where
+    // no links can form; where they can, only kinds that work in lockstep (different shapes, no
+    // remainder on the fanout) are taken, counted step by step over the mesh.
+    const bool linksUncounted = f.spec->macStage || f.spec->options->legacyZeroTranslationRule;
+    if (f.shapeOnFanout && f.linkCandidate && (f.childRemainders || linksUncounted)) return StageDecline::ShapeOnFanout;
     if (f.childRemainders && f.linkCandidate) return StageDecline::ChildKindsAndLinks;
     return StageDecline::None;
 }
@@ -841,6 +974,35 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<std::int64_t> sent;
     bool linksBuilt = false;
     std::size_t linkEntry = 0;  // the known entry of the instance kind at hand
+    // Kinds in lockstep where links can form (accepts() took them): counted over the mesh per
+    // kind of instance (lockstepLinks), on one kind of child per behaviour.
+    const bool lockstep = f.shapeOnFanout && f.linkCandidate;
+    thread_local std::vector<const std::vector<Cat>*> lockstepKinds;
+    thread_local std::vector<int> slotOfKind, slotOfChild;
+    auto buildMesh = [&] {
+        if (linksBuilt) return;
+        links.build(f, f.shapeDims != 0, [&](const std::vector<Cat>& cats) {
+            int kind = 0;
+            while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
+            return kind;
+        });
+        linksBuilt = true;
+    };
+    if (lockstep) {
+        buildMesh();
+        lockstepKinds.clear();
+        slotOfKind.assign(children.size(), -1);
+        for (std::size_t c = 0; c < children.size(); ++c) {
+            const auto stands = static_cast<std::size_t>(standsFor[c]);
+            if (slotOfKind[stands] < 0) {
+                slotOfKind[stands] = static_cast<int>(lockstepKinds.size());
+                lockstepKinds.push_back(&children[stands].cats);
+            }
+            slotOfKind[c] = slotOfKind[stands];
+        }
+        slotOfChild.resize(links.childKindOf.size());
+        for (std::size_t m = 0; m < slotOfChild.size(); ++m) slotOfChild[m] = slotOfKind[static_cast<std::size_t>(links.childKindOf[m])];
+    }
     clearStageResult(out);
     auto decline = [&](StageDecline d) {
         clearStageResult(out);
@@ -864,15 +1026,8 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
                 if (knownMatched.size() <= known.size()) knownMatched.resize(known.size() + 1);
                 std::vector<std::int64_t>& matched = knownMatched[known.size()];
                 matched.clear();
-                if (linked) {
-                    if (!linksBuilt) {
-                        links.build(f, f.shapeDims != 0, [&](const std::vector<Cat>& cats) {
-                            int kind = 0;
-                            while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
-                            return kind;
-                        });
-                        linksBuilt = true;
-                    }
+                if (linked && !lockstep) {
+                    buildMesh();
                     if (!analysis.linkMatches(links.moves, ik.cats, children[c].cats, matched)) return decline(StageDecline::LinksPossible);
                 }
                 hit = known.insert(known.end(), {key, fig});
@@ -882,7 +1037,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         }
         std::int64_t accesses = 0;
         for (std::size_t c = 0; c < children.size(); ++c) accesses += groups[c] * figs[c].moved;
-        for (std::size_t i = 0; i < sharings.size(); ++i) {
+        for (std::size_t i = 0; i < sharings.size() && !lockstep; ++i) {
             const Sharing& sh = sharings[i];
             std::array<const std::vector<Cat>*, kMaxSharingKinds> busyKinds{};
             std::uint32_t subset = 0;
@@ -929,6 +1084,14 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
             appendChild(out, childSignature(isig, ck.cats), ik.count * ck.count, ck.count, fig, distinct);
         }
         if (!used) continue;
+        if (lockstep) {
+            TemporalRemainderAnalysis::InstanceLinks counted;
+            if (!analysis.lockstepLinks(ik.cats, lockstepKinds, links, slotOfChild, counted, sent)) return decline(StageDecline::Capacity);
+            accesses = counted.accesses;
+            weighted = counted.weighted;
+            saved.linkWords = counted.linkWords;
+            if (counted.linkWords == 0) sent.clear();
+        }
         out.instances.push_back({isig, ik.count, accesses, weighted});
         out.parentAccesses += ik.count * accesses;
         out.weighted += ik.count * weighted;
