@@ -338,33 +338,39 @@ public:
         return true;
     }
 
-    // Children of several kinds in lockstep (tiles of different shapes, no remainder on the
-    // fanout: every kind works whenever the instance does) where links can form, for one kind of
-    // instance: its parent accesses, weighted accesses and link words over all its steps, and the
-    // words each child forwards (`sent`). Each step is counted over the mesh as the walker counts
-    // it (MeshLinks::countStep); what a step counts follows from the kinds' joint state, per kind
-    // its reuse state and its last delta relative to its step, and the carry into the step. The
-    // joint states met are numbered as they come, and so are the steps' outcomes: a sweep per
-    // figure (and per outcome that uses links, counting its occurrences) adds them up. Kind x is
-    // swept with categories `kindCats[x]`; slotOf gives each child's kind. False when a table is
-    // too small.
+    // Children of several kinds where links can form (tiles of different shapes, remainders on
+    // the fanout: kinds that idle apart), for one kind of instance: its parent accesses, weighted
+    // accesses and link words over all its steps, and the words each child forwards (`sent`).
+    // Each step is counted over the mesh as the walker counts it (MeshLinks::countStep); what a
+    // step counts follows from the kinds' joint state, per kind its reuse state and its delta in
+    // the instance's previous step relative to that step (none where it idled), the carry into
+    // the step and the kinds busy in it. The joint states met are numbered as they come, and so
+    // are the steps' outcomes; a joint sweep per figure (and per outcome that uses links,
+    // counting its occurrences) adds them up. Kinds join at carries as in sharedOffsetWords (a
+    // kind that works after a carry worked before it in the same loop, and from the sweep's first
+    // step). Kind x is swept with categories `kindCats[x]`; slotOf gives each child's kind, and
+    // child 0 (index 0 in every fanout loop) works whenever the instance does: its moves are the
+    // instance's. False when declining (a table too small, or kinds that do not join).
     struct InstanceLinks {
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
     };
-    bool lockstepLinks(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats, const MeshLinks& mesh,
-                       const std::vector<int>& slotOf, InstanceLinks& out, std::vector<std::int64_t>& sent)
+    bool jointLinks(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats, const MeshLinks& mesh,
+                    const std::vector<int>& slotOf, InstanceLinks& out, std::vector<std::int64_t>& sent)
     {
         constexpr std::size_t kMaxLinkOutcomes = 64;  // outcomes that use links (a sweep each)
         const int g = static_cast<int>(kindCats.size());
         if (g > kMaxSharingKinds) return false;
         const int nRanks = f_->nRanks;
         const int top = static_cast<int>(fixed_[0]);
+        const int base = slotOf[0];
         tt_.clear();
-        std::array<int, kMaxSharingKinds> firstShape{};
+        std::array<Delta, kMaxSharingKinds> now{}, before{};
         for (int x = 0; x < g; ++x) {
             if (sweepLoops(instanceCats, *kindCats[static_cast<std::size_t>(x)]) != StageDecline::None) return false;
+            const Sweep& whole = sweepAt(0, top);
+            if (whole.busy && !whole.startsBusy) return false;
             captureTrace(x);
-            firstShape[static_cast<std::size_t>(x)] = sweepAt(0, top).first;
+            now[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
         }
         linkDeltas_.assign(1, Delta{});
         auto deltaId = [&](const Delta& d) {
@@ -382,13 +388,10 @@ public:
             jointStates_.push_back(js);
             return static_cast<int>(jointStates_.size()) - 1;
         };
-        // The first step: every kind its whole tile, no previous deltas.
-        std::array<Delta, kMaxSharingKinds> now{}, before{};
+        // The first step: every kind busy sent its whole tile; no previous deltas.
         JointState first;
-        for (int x = 0; x < g; ++x) {
-            now[static_cast<std::size_t>(x)] = wholeDelta(tileAtOrigin(firstShape[static_cast<std::size_t>(x)]), nRanks);
+        for (int x = 0; x < g; ++x)
             first.v[static_cast<std::size_t>(2 * x + 1)] = static_cast<std::int16_t>(deltaId(now[static_cast<std::size_t>(x)]));
-        }
         thread_local std::vector<std::int64_t> stepSent;
         const MeshLinks::StepFigures opening = mesh.countStep(slotOf, now.data(), before.data(), stepSent);
         out = InstanceLinks{opening.accesses, opening.weighted, 0};
@@ -396,26 +399,31 @@ public:
         outcomes_.clear();
         linkOutcomeSent_.clear();
         bool overflow = false;
-        auto outcomeOf = [&](int j, int c, int into, int state) -> const StepOutcome& {
+        auto outcomeOf = [&](int j, int c, int into, std::uint32_t busyAfter, int state) -> const StepOutcome& {
             const std::uint64_t key = ((static_cast<std::uint64_t>(j) * kMaxContexts + static_cast<std::uint64_t>(c)) * 2 +
                                        static_cast<std::uint64_t>(into)) * ReachableStates::kMaxStates + static_cast<std::uint64_t>(state);
             if (const auto hit = outcomes_.find(key); hit != outcomes_.end()) return hit->second;
             const JointState js = jointStates_[static_cast<std::size_t>(state)];
-            JointState next;
+            JointState next = js;
+            // The instance's move into this step (child 0's), taking the previous deltas along.
+            Vec back{};
+            for (int r = 0; r < nRanks; ++r) back[r] = -traces_[static_cast<std::size_t>(base)].carry[j][c][into][r];
+            if (!((busyAfter >> base) & 1u)) overflow = true;  // (cannot be: child 0 works whenever the instance does)
             for (int x = 0; x < g; ++x) {
                 const auto ux = static_cast<std::size_t>(x);
+                const int had = js.v[2 * ux + 1];
+                before[ux] = had == 0 ? Delta{} : linkDeltas_[static_cast<std::size_t>(had)].shiftedBy(back, nRanks);
+                next.v[2 * ux + 1] = 0;
+                now[ux] = Delta{};
+                if (!((busyAfter >> x) & 1u)) continue;  // idle: its reuse memory kept, no delta
                 const KindTrace& trace = traces_[ux];
-                const Vec& carry = trace.carry[j][c][into];
                 const std::uint8_t shapes = trace.shapes[j][c][into];
                 const Box cur = tileAtOrigin(shapes >> 4);
                 Box prev = tileAtOrigin(shapes & 0xf);
-                Vec back{};
-                for (int r = 0; r < nRanks; ++r) prev.lo[r] = back[r] = -carry[r];
+                for (int r = 0; r < nRanks; ++r) prev.lo[r] = -trace.carry[j][c][into][r];
                 const std::int64_t whole = cur.size(nRanks);
                 const auto [to, moved] = tt_.reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], whole, false);
                 now[ux] = moved == 0 ? Delta{} : moved == whole ? wholeDelta(cur, nRanks) : difference(cur, prev, nRanks);
-                const int had = js.v[2 * ux + 1];
-                before[ux] = had == 0 ? Delta{} : linkDeltas_[static_cast<std::size_t>(had)].shiftedBy(back, nRanks);
                 next.v[2 * ux] = static_cast<std::int16_t>(to);
                 next.v[2 * ux + 1] = static_cast<std::int16_t>(deltaId(now[ux]));
             }
@@ -432,24 +440,32 @@ public:
             }
             return outcomes_.emplace(key, o).first->second;
         };
-        const KindCategories cats{f_->leafPos, &instanceCats, kindCats[0]};
-        auto sum = [&](auto&& figure) {
-            auto step = [&](int j, int c, int into, std::int64_t, int state) -> StateStep {
-                const StepOutcome& o = outcomeOf(j, c, into, state);
+        auto sum = [&](auto&& figure) -> std::optional<std::int64_t> {
+            auto step = [&](int j, int c, int into, int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter,
+                            int state) -> StateStep {
+                if (!jointCarry(j, c, into, entry, inner, busyBefore, busyAfter, g).possible) return {-1, 0};
+                const StepOutcome& o = outcomeOf(j, c, into, busyAfter, state);
                 return {o.next, figure(o)};
             };
-            reachable_.begin();
-            return followSweep(0, top, start, cats, step).second;
+            beginJoint();
+            const StateStep total = followJoint(0, top, start, instanceCats, g, step);
+            if (total.first < 0 || overflow) return std::nullopt;
+            return total.second;
         };
-        out.accesses += sum([](const StepOutcome& o) { return o.accesses; });
-        out.weighted += sum([](const StepOutcome& o) { return o.weighted; });
-        out.linkWords = sum([](const StepOutcome& o) { return o.linkWords; });
+        const auto accesses = sum([](const StepOutcome& o) { return o.accesses; });
+        const auto weighted = sum([](const StepOutcome& o) { return o.weighted; });
+        const auto linkWords = sum([](const StepOutcome& o) { return o.linkWords; });
+        if (!accesses || !weighted || !linkWords) return false;
+        out.accesses += *accesses;
+        out.weighted += *weighted;
+        out.linkWords = *linkWords;
         sent.assign(static_cast<std::size_t>(f_->children), 0);
-        for (std::size_t t = 0; t < linkOutcomeSent_.size() && !overflow; ++t) {
-            const std::int64_t times = sum([&](const StepOutcome& o) { return o.linkOutcome == static_cast<int>(t) ? 1 : 0; });
-            for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += times * linkOutcomeSent_[t][c];
+        for (std::size_t t = 0; t < linkOutcomeSent_.size(); ++t) {
+            const auto times = sum([&](const StepOutcome& o) { return o.linkOutcome == static_cast<int>(t) ? 1 : 0; });
+            if (!times) return false;
+            for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += *times * linkOutcomeSent_[t][c];
         }
-        return !overflow;
+        return true;
     }
 
     // Pass 2 for the kind of figures(), whose category at each spatial position `cats` gives: the
@@ -546,13 +562,13 @@ public:
             if (n > kMaxJointStates) return std::nullopt;
         }
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
-        if (++jointRun_ == 0) {  // stamps wrapped: forget every carry
-            for (auto& perContext : jointCarries_)
-                for (auto& both : perContext) both.fill(JointCarry{});
-            jointRun_ = 1;
-        }
-        reachable_.begin();
-        const StateStep after = followJoint(0, top, 0, instanceCats, g, legacy);
+        beginJoint();
+        auto shareStep = [&](int j, int c, int into, int entry, int inner, std::uint32_t before, std::uint32_t after, int x) -> StateStep {
+            const JointCarry& carry = jointCarry(j, c, into, entry, inner, before, after, g);
+            if (!carry.possible) return {-1, 0};
+            return jointStep(carry, j, c, into, x, g, legacy);
+        };
+        const StateStep after = followJoint(0, top, 0, instanceCats, g, shareStep);
         if (after.first < 0) return std::nullopt;
         // The first step: every kind busy, each sent its whole tile (one delta per distinct shape).
         std::int64_t firstWords = 0;
@@ -562,10 +578,14 @@ public:
         return firstWords + after.second;
     }
 
-    // The joint pass of sharedOffsetWords: the sweep at position p in (canonical) context c from
-    // joint state s (kind x's reuse state the digit of weight tt_.states^x), following only the
-    // states reached (ReachableSweep.h). A negative state: declined.
-    StateStep followJoint(int p, int c, int s, const std::vector<Cat>& instanceCats, int g, bool legacy)
+    // The joint pass over the kinds swept (captureTrace): the sweep at position p in (canonical)
+    // context c from joint state s, following only the states reached (ReachableSweep.h).
+    // step(j, c, into, entry, inner, busyBefore, busyAfter, s): a carry of temporal loop j in
+    // context c into a non-last (0) or the last (1) iteration, whose sweep starts at position
+    // `inner` in context `entry`, with the kinds busy in the iteration before and after it (bit
+    // per kind); a negative state gives up (as does this, then).
+    template <class Step>
+    StateStep followJoint(int p, int c, int s, const std::vector<Cat>& instanceCats, int g, Step& step)
     {
         if (p == f_->leafPos) return {s, 0};
         if (const StateStep* known = reachable_.find(p, c, s)) return *known;
@@ -574,7 +594,7 @@ public:
         StateStep result{s, 0};
         if (l.spatial()) {  // an instance loop: the same for every kind of child
             const Spatial sp = spatialEffect(instanceCats[static_cast<std::size_t>(p)], bit, c);
-            if (sp.active) result = followJoint(p + 1, canon(p + 1, sp.inner), s, instanceCats, g, legacy);
+            if (sp.active) result = followJoint(p + 1, canon(p + 1, sp.inner), s, instanceCats, g, step);
         } else {
             const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
             const std::int64_t trips = tripsOf(l, bit, c);
@@ -585,20 +605,19 @@ public:
                 if (b[c1] & 1) busy1 |= 1u << x;
             }
             if (trips == 1 || busy0 == 0) {  // only the last iteration can work
-                result = followJoint(p + 1, c1, s, instanceCats, g, legacy);
+                result = followJoint(p + 1, c1, s, instanceCats, g, step);
             } else {
                 const int j = f_->temporalIndex[p];
                 // A joint carry into a non-last (0) or the last (1) iteration, then its sweep.
                 auto iteration = [&](int into, int& x, std::int64_t& words) {
-                    const JointCarry& carry = jointCarry(j, c, into, into ? c1 : c0, p + 1, busy0, into ? busy1 : busy0, g);
-                    if (!carry.possible) return false;
-                    const StateStep moved = jointStep(carry, j, c, into, x, g, legacy);
-                    const StateStep inner = followJoint(p + 1, into ? c1 : c0, moved.first, instanceCats, g, legacy);
+                    const StateStep moved = step(j, c, into, into ? c1 : c0, p + 1, busy0, into ? busy1 : busy0, x);
+                    if (moved.first < 0) return false;
+                    const StateStep inner = followJoint(p + 1, into ? c1 : c0, moved.first, instanceCats, g, step);
                     x = inner.first;
                     words += moved.second + inner.second;
                     return x >= 0;
                 };
-                result = followJoint(p + 1, c0, s, instanceCats, g, legacy);
+                result = followJoint(p + 1, c0, s, instanceCats, g, step);
                 if (result.first < 0 ||
                     !reachable_.repeat(j, trips - 2, result.first, result.second, [&](int& x, std::int64_t& w) { return iteration(0, x, w); }) ||
                     (busy1 != 0 && !iteration(1, result.first, result.second)))
@@ -607,6 +626,17 @@ public:
         }
         reachable_.store(p, c, s, result);
         return result;
+    }
+
+    // A new joint analysis: the joint carries described for the last one are forgotten.
+    void beginJoint()
+    {
+        if (++jointRun_ == 0) {  // stamps wrapped: forget every carry
+            for (auto& perContext : jointCarries_)
+                for (auto& both : perContext) both.fill(JointCarry{});
+            jointRun_ = 1;
+        }
+        reachable_.begin();
     }
 
     // Keeps what the joint count needs of the kind just swept (sweepLoops): per position and
@@ -773,7 +803,7 @@ private:
     // differences under which some step can be served.
     std::vector<Delta> linkDeltas_;
     std::vector<Vec> servable_;
-    // lockstepLinks(): the joint states met (per kind its reuse state and its last delta's id),
+    // jointLinks(): the joint states met (per kind its reuse state and its last delta's id),
     // the steps' outcomes by (loop, context, into, joint state), and per outcome that uses links
     // the words each child forwards in it.
     struct JointState {
@@ -919,15 +949,16 @@ bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysi
 StageDecline acceptsTemporalRemainderStage(const StageFrame& f)
 {
     // Stages whose only remainders change the children's tile shapes are the residual-context
-    // form's, but its tables hold fewer shapes: those it declines come here.
-    if (!f.temporalRemainderAbove && f.shapeDims == 0) return StageDecline::NotApplicable;
+    // form's, but its tables hold fewer shapes: those it declines come here; so do its stages
+    // with children of several kinds where links can form.
+    if (!f.temporalRemainderAbove && f.shapeDims == 0 && !(f.childRemainders && f.linkCandidate)) return StageDecline::NotApplicable;
     // Children of several kinds (remainders on the fanout, or a shape dimension split by it:
     // tiles of different shapes) are summed kind by kind, as in the residual-context form, where
-    // no links can form; where they can, only kinds that work in lockstep (different shapes, no
-    // remainder on the fanout) are taken, counted step by step over the mesh.
+    // no links can form; where they can, counted step by step over the mesh on their joint state
+    // (but not MAC operands, nor under the legacy zero-translation rule).
     const bool linksUncounted = f.spec->macStage || f.spec->options->legacyZeroTranslationRule;
-    if (f.shapeOnFanout && f.linkCandidate && (f.childRemainders || linksUncounted)) return StageDecline::ShapeOnFanout;
-    if (f.childRemainders && f.linkCandidate) return StageDecline::ChildKindsAndLinks;
+    if (f.shapeOnFanout && f.linkCandidate && linksUncounted) return StageDecline::ShapeOnFanout;
+    if (f.childRemainders && f.linkCandidate && linksUncounted) return StageDecline::ChildKindsAndLinks;
     return StageDecline::None;
 }
 
@@ -974,10 +1005,11 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<std::int64_t> sent;
     bool linksBuilt = false;
     std::size_t linkEntry = 0;  // the known entry of the instance kind at hand
-    // Kinds in lockstep where links can form (accepts() took them): counted over the mesh per
-    // kind of instance (lockstepLinks), on one kind of child per behaviour.
-    const bool lockstep = f.shapeOnFanout && f.linkCandidate;
-    thread_local std::vector<const std::vector<Cat>*> lockstepKinds;
+    // Children of several kinds where links can form (accepts() took them): counted over the
+    // mesh per kind of instance (jointLinks), on one kind of child per behaviour.
+    const bool jointKinds = perChildKind(f) && f.linkCandidate;
+    const StageDecline linksDecline = f.childRemainders ? StageDecline::ChildKindsAndLinks : StageDecline::ShapeOnFanout;
+    thread_local std::vector<const std::vector<Cat>*> kindsOfChild;
     thread_local std::vector<int> slotOfKind, slotOfChild;
     auto buildMesh = [&] {
         if (linksBuilt) return;
@@ -988,15 +1020,15 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         });
         linksBuilt = true;
     };
-    if (lockstep) {
+    if (jointKinds) {
         buildMesh();
-        lockstepKinds.clear();
+        kindsOfChild.clear();
         slotOfKind.assign(children.size(), -1);
         for (std::size_t c = 0; c < children.size(); ++c) {
             const auto stands = static_cast<std::size_t>(standsFor[c]);
             if (slotOfKind[stands] < 0) {
-                slotOfKind[stands] = static_cast<int>(lockstepKinds.size());
-                lockstepKinds.push_back(&children[stands].cats);
+                slotOfKind[stands] = static_cast<int>(kindsOfChild.size());
+                kindsOfChild.push_back(&children[stands].cats);
             }
             slotOfKind[c] = slotOfKind[stands];
         }
@@ -1026,7 +1058,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
                 if (knownMatched.size() <= known.size()) knownMatched.resize(known.size() + 1);
                 std::vector<std::int64_t>& matched = knownMatched[known.size()];
                 matched.clear();
-                if (linked && !lockstep) {
+                if (linked && !jointKinds) {
                     buildMesh();
                     if (!analysis.linkMatches(links.moves, ik.cats, children[c].cats, matched)) return decline(StageDecline::LinksPossible);
                 }
@@ -1037,7 +1069,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         }
         std::int64_t accesses = 0;
         for (std::size_t c = 0; c < children.size(); ++c) accesses += groups[c] * figs[c].moved;
-        for (std::size_t i = 0; i < sharings.size() && !lockstep; ++i) {
+        for (std::size_t i = 0; i < sharings.size() && !jointKinds; ++i) {
             const Sharing& sh = sharings[i];
             std::array<const std::vector<Cat>*, kMaxSharingKinds> busyKinds{};
             std::uint32_t subset = 0;
@@ -1084,9 +1116,9 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
             appendChild(out, childSignature(isig, ck.cats), ik.count * ck.count, ck.count, fig, distinct);
         }
         if (!used) continue;
-        if (lockstep) {
+        if (jointKinds) {
             TemporalRemainderAnalysis::InstanceLinks counted;
-            if (!analysis.lockstepLinks(ik.cats, lockstepKinds, links, slotOfChild, counted, sent)) return decline(StageDecline::Capacity);
+            if (!analysis.jointLinks(ik.cats, kindsOfChild, links, slotOfChild, counted, sent)) return decline(linksDecline);
             accesses = counted.accesses;
             weighted = counted.weighted;
             saved.linkWords = counted.linkWords;

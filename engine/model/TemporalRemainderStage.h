@@ -23,14 +23,18 @@
 // that differ are counted together on their joint reuse states (each distinct delta among them,
 // compared as word sets, once per step). Stages whose only remainders change tile shapes
 // (no temporal remainder above) are taken here too when the residual-context form declines them.
-// Links (one kind of child): all children are in lockstep, so a child takes its delta from the
-// mesh neighbour whose offset differs by the difference between its delta and that neighbour's
-// previous one (each relative to its step's position); a second sweep per neighbour difference
-// follows the reuse state and the previous delta (MeshLinks.h has the mesh side).
-// Declines: children of several kinds where links are possible, more than 6 context dimensions
-// or 3 shape dimensions, more translations than its table holds, more than 4 kinds behaving
-// differently at one offset (or more joint states than its table holds, or MAC operands), and
-// links to MAC operands or under the legacy zero-translation rule.
+// Links, with one kind of child: all children are in lockstep, so a child takes its delta from
+// the mesh neighbour whose offset differs by the difference between its delta and that
+// neighbour's previous one (each relative to its step's position); a second sweep per neighbour
+// difference follows the reuse state and the previous delta (MeshLinks.h has the mesh side).
+// With children of several kinds (tiles of different shapes, kinds that idle apart), each step
+// is counted over the mesh as the walker counts it, on the kinds' joint state (per kind its
+// reuse state and its delta in the previous step); such stages without a temporal remainder
+// (the residual-context form declines them) are taken here too.
+// Declines: more than 6 context dimensions or 3 shape dimensions, more translations than its
+// table holds, more than 4 kinds behaving differently at one offset or where links can form (or
+// more joint states than its table holds, or MAC operands), kinds that join only across an idle
+// iteration, and links to MAC operands or under the legacy zero-translation rule.
 #include "model/StageDecline.h"
 #include "model/StageFrame.h"
 

@@ -270,6 +270,7 @@ private slots:
         // 0 before children of different shapes were taken there (83 and 86 now)
         QVERIFY(tally.ofCounts("temporal-remainder", tally.shapeOnFanout) >= 75);
         QVERIFY(tally.ofCounts("temporal-remainder", tally.kindsAndShape) >= 80);
+        QCOMPARE(tally.walkedOnly, 0);  // 28 before links were counted for several kinds of child
     }
 
     // Children of kinds that behave differently at one offset, under temporal remainders (Ruby,
@@ -302,6 +303,11 @@ private slots:
         // stages whose children do forward words over links (none before the form counted links;
         // the comparison includes the words each child forwards)
         QVERIFY(tally.ofCounts("residual-context", tally.withLinks) >= 100);
+        // children of several kinds where links can form: the temporal-remainder form counts them
+        // on their joint state (the walker took these 41 stages before)
+        QVERIFY(tally.of("temporal-remainder") >= 300);
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.withLinks) >= 25);
+        QCOMPARE(tally.walkedOnly, 0);
     }
 
     // The same for Ruby and Ruby-T, whose remainders on temporal loops bring the stages to the
@@ -340,11 +346,14 @@ private slots:
     {
         const Tally tally = smallGrids(MapspaceKind::RubyS, 2091, 300, 2);
         QVERIFY(tally.of("residual-context") >= 50000);
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.withLinks) >= 80);  // 0 before links for several kinds of child (90)
+        QVERIFY(tally.walkedOnly <= 1100);  // 2907 before (1068)
     }
 
     // Temporal remainders (with shape changes below, links and both zero-translation rules).
     // These seeds also found zero-offset neighbours serving each other over links (the legacy
-    // rule's repeated tiles; the slabs of changing tiles), which the forms now leave to the walker.
+    // rule's repeated tiles; the slabs of changing tiles): the temporal-remainder form counts the
+    // latter, and leaves the legacy rule's links and MAC operands to the walker.
     void smallGridsRubyT()
     {
         const Tally tally = smallGrids(MapspaceKind::RubyT, 91, 120);
@@ -354,6 +363,7 @@ private slots:
         // 0 before children of different shapes were taken there (1975 now, 4 of them sharing offsets)
         QVERIFY(tally.ofCounts("temporal-remainder", tally.shapeOnFanout) >= 1900);
         QVERIFY(tally.ofCounts("temporal-remainder", tally.shapesShare) >= 4);
+        QVERIFY(tally.walkedOnly <= 700);  // 1206 before links were counted for several kinds of child (674)
     }
 
     void smallGridsRuby()
@@ -369,6 +379,7 @@ private slots:
         // 0 before kinds of child could share offsets there (274, of which 250 idle apart, now)
         QVERIFY(tally.ofSharing("temporal-remainder", false) >= 250);
         QVERIFY(tally.ofSharing("temporal-remainder", true) >= 225);
+        QVERIFY(tally.walkedOnly <= 850);  // 1950 before links were counted for several kinds of child (793)
     }
 
 private:

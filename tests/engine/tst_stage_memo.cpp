@@ -184,12 +184,13 @@ private slots:
     void workBudgetStopsTheSameEvaluations()
     {
         const Project project = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
-        // (VGG-16 conv3_1: its Ruby stages with children of several kinds where links can form
-        // still walk; AlexNet conv2's closed forms take every stage now)
+        // (VGG-16 conv3_1 under the legacy zero-translation rule: its Ruby stages with children
+        // of several kinds where links can form walk; the closed forms take every other stage)
         const Workload w = test::vggConv3_1();
         const Mapspace s(w, project.architecture, MapspaceKind::Ruby, project.constraintsFor(w));
         ModelOptions tight;
         tight.exactWorkBudget = 300;
+        tight.legacyZeroTranslationRule = true;
         model::StageMemo memo;
         const WalkTally t = walk(s, 7, 16, 50, memo, tight);
         qInfo("%d evaluations, %d valid, %d stopped by the work budget", t.evaluations, t.valid, t.budgetStops);
