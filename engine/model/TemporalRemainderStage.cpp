@@ -280,13 +280,7 @@ public:
         const int top = static_cast<int>(fixed_[0]);
         const KindCategories cats{f_->leafPos, &instanceCats, &childCats};
         linkDeltas_.assign(1, Delta{});
-        auto idOf = [&](const Delta& d) {
-            if (d.size == 0) return 0;
-            const auto at = std::find(linkDeltas_.begin() + 1, linkDeltas_.end(), d);
-            if (at != linkDeltas_.end()) return static_cast<int>(at - linkDeltas_.begin());
-            linkDeltas_.push_back(d);
-            return static_cast<int>(linkDeltas_.size()) - 1;
-        };
+        auto idOf = [&](const Delta& d) { return linkDeltaId(d); };
         const int start = idOf(wholeDelta(tileAtOrigin(sweepAt(0, top).first), nRanks)) * S;
         // wanted < 0: a first pass that only collects the differences some step can be served under.
         int wanted = -1;
@@ -373,13 +367,7 @@ public:
             now[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
         }
         linkDeltas_.assign(1, Delta{});
-        auto deltaId = [&](const Delta& d) {
-            if (d.size == 0) return 0;
-            const auto at = std::find(linkDeltas_.begin() + 1, linkDeltas_.end(), d);
-            if (at != linkDeltas_.end()) return static_cast<int>(at - linkDeltas_.begin());
-            linkDeltas_.push_back(d);
-            return static_cast<int>(linkDeltas_.size()) - 1;
-        };
+        auto deltaId = [&](const Delta& d) { return linkDeltaId(d); };
         jointStates_.clear();
         auto stateId = [&](const JointState& js) {
             const auto at = std::find(jointStates_.begin(), jointStates_.end(), js);
@@ -466,6 +454,17 @@ public:
             for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += *times * linkOutcomeSent_[t][c];
         }
         return true;
+    }
+
+    // The number of delta d among those met by the analysis (linkDeltas_, from 1 in the order
+    // met; 0 for none or an empty one).
+    int linkDeltaId(const Delta& d)
+    {
+        if (d.size == 0) return 0;
+        const auto at = std::find(linkDeltas_.begin() + 1, linkDeltas_.end(), d);
+        if (at != linkDeltas_.end()) return static_cast<int>(at - linkDeltas_.begin());
+        linkDeltas_.push_back(d);
+        return static_cast<int>(linkDeltas_.size()) - 1;
     }
 
     // Pass 2 for the kind of figures(), whose category at each spatial position `cats` gives: the
