@@ -14,7 +14,7 @@ std::array<std::int64_t, 4> MeshLinks::neighbours(std::size_t c) const
     return {childAt(xs_[c], ys_[c] - 1), childAt(xs_[c], ys_[c] + 1), childAt(xs_[c] - 1, ys_[c]), childAt(xs_[c] + 1, ys_[c])};
 }
 
-void MeshLinks::buildGeometry(const StageFrame& f, bool includeZero)
+void MeshLinks::buildGeometry(const StageFrame& f, Moves which)
 {
     const int nRanks = f.nRanks;
     nRanks_ = nRanks;
@@ -26,11 +26,11 @@ void MeshLinks::buildGeometry(const StageFrame& f, bool includeZero)
         return d;
     };
     moves.clear();
-    for (std::size_t c = 0; c < offs_.size(); ++c)
+    for (std::size_t c = 0; c < offs_.size() && which != Moves::None; ++c)
         for (std::int64_t nb : neighbours(c)) {
             if (nb < 0) continue;
             const Vec d = differenceTo(c, nb);
-            if ((includeZero || !f.isZero(d)) && std::find(moves.begin(), moves.end(), d) == moves.end()) moves.push_back(d);
+            if ((which == Moves::WithZero || !f.isZero(d)) && std::find(moves.begin(), moves.end(), d) == moves.end()) moves.push_back(d);
         }
     senders.resize(moves.size());
     served.assign(moves.size(), 0);
@@ -69,10 +69,6 @@ MeshLinks::Savings MeshLinks::apply(const std::vector<std::int64_t>& matched, st
     }
     return s;
 }
-
-} // namespace nestor::model
-
-namespace nestor::model {
 
 void MeshLinks::countDistinct(std::vector<Delta>& deltas, std::int64_t& accesses, std::int64_t& weighted)
 {

@@ -14,9 +14,10 @@
 namespace nestor::model {
 
 struct MeshLinks {
-    // Every offset difference between mesh neighbours that links may serve: the non-zero ones,
-    // and zero too when asked (where tiles change shape, a neighbour at the same offset may hold
-    // the delta a child gets next).
+    // Every offset difference between mesh neighbours that links may serve (as build() asks:
+    // the non-zero ones, or zero too where tiles change shape and a neighbour at the same offset
+    // may hold the delta a child gets next; none for countStep alone).
+    enum class Moves { None, NonZero, WithZero };
     std::vector<Vec> moves;
     // Per move: each child's sender (the first neighbour with that difference in Timeloop's order:
     // above, below, left, right) or -1, the children served, and the distinct offsets of the rest.
@@ -28,7 +29,7 @@ struct MeshLinks {
     // Fills the geometry for the children of one instance of f's stage; `kindOf(cats)` gives the
     // index of the kind of child with fanout categories `cats`.
     template <class KindOf>
-    void build(const StageFrame& f, bool includeZero, KindOf&& kindOf);
+    void build(const StageFrame& f, Moves which, KindOf&& kindOf);
 
     // What links save for one kind of instance whose busy steps with move i deliver matched[i]
     // words that match the previous step's delta in kind: the parent's accesses and the
@@ -53,7 +54,7 @@ struct MeshLinks {
     StepFigures countStep(const std::vector<int>& slotOf, const Delta* now, const Delta* before, std::vector<std::int64_t>& sent) const;
 
 private:
-    void buildGeometry(const StageFrame& f, bool includeZero);
+    void buildGeometry(const StageFrame& f, Moves which);
     std::array<std::int64_t, 4> neighbours(std::size_t c) const;
     // The distinct deltas among `deltas` (the words of each once) and their total words.
     static void countDistinct(std::vector<Delta>& deltas, std::int64_t& accesses, std::int64_t& weighted);
@@ -64,7 +65,7 @@ private:
 };
 
 template <class KindOf>
-void MeshLinks::build(const StageFrame& f, bool includeZero, KindOf&& kindOf)
+void MeshLinks::build(const StageFrame& f, Moves which, KindOf&& kindOf)
 {
     const NestLayout& nest = *f.nest;
     const int nChildLoops = f.boundary - f.leafPos;
@@ -86,7 +87,7 @@ void MeshLinks::build(const StageFrame& f, bool includeZero, KindOf&& kindOf)
         }
         childKindOf[i] = kindOf(cats);
     });
-    buildGeometry(f, includeZero);
+    buildGeometry(f, which);
 }
 
 } // namespace nestor::model

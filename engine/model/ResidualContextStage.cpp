@@ -730,7 +730,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     const std::int64_t groups = frame.groups();
     query.moves.clear();
     if (countLinks) {
-        links.build(frame, false, [&](const std::vector<Cat>& cats) {
+        links.build(frame, MeshLinks::Moves::NonZero, [&](const std::vector<Cat>& cats) {
             int kind = 0;
             while (childKinds[static_cast<std::size_t>(kind)].cats != cats) ++kind;
             return kind;

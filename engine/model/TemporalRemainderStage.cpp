@@ -280,8 +280,7 @@ public:
         const int top = static_cast<int>(fixed_[0]);
         const KindCategories cats{f_->leafPos, &instanceCats, &childCats};
         linkDeltas_.assign(1, Delta{});
-        auto idOf = [&](const Delta& d) { return linkDeltaId(d); };
-        const int start = idOf(wholeDelta(tileAtOrigin(sweepAt(0, top).first), nRanks)) * S;
+        const int start = linkDeltaId(wholeDelta(tileAtOrigin(sweepAt(0, top).first), nRanks)) * S;
         // wanted < 0: a first pass that only collects the differences some step can be served under.
         int wanted = -1;
         bool overflow = false;
@@ -291,12 +290,8 @@ public:
             const int m = move_[j][c][into];
             const auto [to, moved] = tt_.reuse(s, m, diff_[j][c][into], wholeWords, false);
             if (moved == 0) return {to, 0};
-            const std::uint8_t shapes = shapes_[j][c][into];
-            const Box cur = tileAtOrigin(shapes >> 4);
-            Box prev = tileAtOrigin(shapes & 0xf);
-            for (int r = 0; r < nRanks; ++r) prev.lo[r] = -carry_[j][c][into][r];
-            const Delta now = moved == wholeWords ? wholeDelta(cur, nRanks) : difference(cur, prev, nRanks);
-            const int id = idOf(now);
+            const Delta now = carryDelta(carryTiles(shapes_[j][c][into], carry_[j][c][into]), moved);
+            const int id = linkDeltaId(now);
             if ((id + 1) * S > ReachableStates::kMaxStates) {  // (the sweep goes on; its figures are dropped)
                 overflow = true;
                 return {to, 0};
@@ -367,7 +362,6 @@ public:
             now[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
         }
         linkDeltas_.assign(1, Delta{});
-        auto deltaId = [&](const Delta& d) { return linkDeltaId(d); };
         jointStates_.clear();
         auto stateId = [&](const JointState& js) {
             const auto at = std::find(jointStates_.begin(), jointStates_.end(), js);
@@ -379,7 +373,7 @@ public:
         // The first step: every kind busy sent its whole tile; no previous deltas.
         JointState first;
         for (int x = 0; x < g; ++x)
-            first.v[static_cast<std::size_t>(2 * x + 1)] = static_cast<std::int16_t>(deltaId(now[static_cast<std::size_t>(x)]));
+            first.v[static_cast<std::size_t>(2 * x + 1)] = static_cast<std::int16_t>(linkDeltaId(now[static_cast<std::size_t>(x)]));
         thread_local std::vector<std::int64_t> stepSent;
         const MeshLinks::StepFigures opening = mesh.countStep(slotOf, now.data(), before.data(), stepSent);
         out = InstanceLinks{opening.accesses, opening.weighted, 0};
@@ -405,15 +399,11 @@ public:
                 now[ux] = Delta{};
                 if (!((busyAfter >> x) & 1u)) continue;  // idle: its reuse memory kept, no delta
                 const KindTrace& trace = traces_[ux];
-                const std::uint8_t shapes = trace.shapes[j][c][into];
-                const Box cur = tileAtOrigin(shapes >> 4);
-                Box prev = tileAtOrigin(shapes & 0xf);
-                for (int r = 0; r < nRanks; ++r) prev.lo[r] = -trace.carry[j][c][into][r];
-                const std::int64_t whole = cur.size(nRanks);
-                const auto [to, moved] = tt_.reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], whole, false);
-                now[ux] = moved == 0 ? Delta{} : moved == whole ? wholeDelta(cur, nRanks) : difference(cur, prev, nRanks);
+                const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
+                const auto [to, moved] = tt_.reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], tiles.cur.size(nRanks), false);
+                now[ux] = carryDelta(tiles, moved);
                 next.v[2 * ux] = static_cast<std::int16_t>(to);
-                next.v[2 * ux + 1] = static_cast<std::int16_t>(deltaId(now[ux]));
+                next.v[2 * ux + 1] = static_cast<std::int16_t>(linkDeltaId(now[ux]));
             }
             const MeshLinks::StepFigures step = mesh.countStep(slotOf, now.data(), before.data(), stepSent);
             StepOutcome o{stateId(next), step.accesses, step.weighted, step.linkWords, -1};
@@ -454,6 +444,27 @@ public:
             for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += *times * linkOutcomeSent_[t][c];
         }
         return true;
+    }
+
+    // The two tiles of a carry, relative to the position after it: the previous one (shape
+    // `shapes & 0xf`, based at minus the carry) and the current one (shape `shapes >> 4`, at the
+    // origin).
+    struct CarryTiles {
+        Box prev, cur;
+    };
+    CarryTiles carryTiles(std::uint8_t shapes, const Vec& carry) const
+    {
+        CarryTiles t{tileAtOrigin(shapes & 0xf), tileAtOrigin(shapes >> 4)};
+        for (int r = 0; r < f_->nRanks; ++r) t.prev.lo[r] = -carry[r];
+        return t;
+    }
+    // The walker's delta of a carry that moved `moved` words: nothing, the whole current tile (a
+    // move out of the remembered class, or no overlap), or the words the previous tile lacked.
+    Delta carryDelta(const CarryTiles& t, std::int64_t moved) const
+    {
+        const int nRanks = f_->nRanks;
+        if (moved == 0) return Delta{};
+        return moved == t.cur.size(nRanks) ? wholeDelta(t.cur, nRanks) : difference(t.cur, t.prev, nRanks);
     }
 
     // The number of delta d among those met by the analysis (linkDeltas_, from 1 in the order
@@ -702,13 +713,10 @@ public:
         for (int x = 0; x < g; ++x) {
             if (!((busyAfter >> x) & 1u)) continue;
             const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
-            const std::uint8_t shapes = trace.shapes[j][c][into];
-            const Box cur = tileAtOrigin(shapes >> 4);
-            Box prev = tileAtOrigin(shapes & 0xf);
-            for (int r = 0; r < f_->nRanks; ++r) prev.lo[r] = -trace.carry[j][c][into][r];
-            out.wholeWords[static_cast<std::size_t>(x)] = cur.size(f_->nRanks);
-            out.wholeId[static_cast<std::size_t>(x)] = idOf(wholeDelta(cur, f_->nRanks));
-            out.newWordsId[static_cast<std::size_t>(x)] = idOf(difference(cur, prev, f_->nRanks));
+            const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
+            out.wholeWords[static_cast<std::size_t>(x)] = tiles.cur.size(f_->nRanks);
+            out.wholeId[static_cast<std::size_t>(x)] = idOf(wholeDelta(tiles.cur, f_->nRanks));
+            out.newWordsId[static_cast<std::size_t>(x)] = idOf(difference(tiles.cur, tiles.prev, f_->nRanks));
         }
         return out;
     }
@@ -997,8 +1005,8 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     knownShared.clear();
     thread_local std::vector<ChildFigures> figs;
     figs.resize(children.size());
-    // Links (one kind of child, then: accepts() declines the others): per known entry the words
-    // its moves match (MeshLinks.h; empty where none can form), the mesh built on first need.
+    // Links with one kind of child: per known entry the words its moves match (MeshLinks.h; empty
+    // where none can form), the mesh built on first need.
     thread_local std::vector<std::vector<std::int64_t>> knownMatched;
     thread_local MeshLinks links;
     thread_local std::vector<std::int64_t> sent;
@@ -1012,7 +1020,9 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<int> slotOfKind, slotOfChild;
     auto buildMesh = [&] {
         if (linksBuilt) return;
-        links.build(f, f.shapeDims != 0, [&](const std::vector<Cat>& cats) {
+        // (with several kinds of child each step is counted over the mesh: no moves needed)
+        const MeshLinks::Moves moves = jointKinds ? MeshLinks::Moves::None : f.shapeDims != 0 ? MeshLinks::Moves::WithZero : MeshLinks::Moves::NonZero;
+        links.build(f, moves, [&](const std::vector<Cat>& cats) {
             int kind = 0;
             while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
             return kind;
