@@ -46,15 +46,16 @@ public:
             for (int last = 0; last < 2; ++last) blocks_[2 * k + last] = blockAt(k, last != 0);
     }
 
-    // Sorted, disjoint intervals of the positions the child ever covers.
-    Intervals run() const
+    // Sorted, disjoint intervals of the positions the child ever covers, into `out` (its storage
+    // reused: this runs on every miss of the cache below).
+    void run(Intervals& out) const
     {
         struct Frame {
             std::size_t k;
             std::int64_t base;
             bool allLast;
         };
-        Intervals out;
+        out.clear();
         SmallVector<Frame, 64> stack;
         stack.push_back({0, 0, true});
         while (!stack.empty()) {
@@ -78,7 +79,7 @@ public:
             if (stack.size() + static_cast<std::size_t>(trips) > kMaxPartitionIntervals) throw ExactBudgetExceeded(tooMany());
             for (std::int64_t i = 0; i < trips; ++i) stack.push_back({f.k + 1, f.base + i * l.stride, f.allLast && i == trips - 1});
         }
-        return mergeIntervals(std::move(out));
+        mergeIntervalsInPlace(out);
     }
 
 private:
@@ -195,7 +196,8 @@ std::int64_t childDistinctWords(const Workload& w, const NestLayout& nest, int t
         const std::uint64_t h = hashKey(key);
         CachedIntervals& slot = cache[h % kCacheSlots];
         if (!slot.filled || slot.hash != h || slot.key != key) {
-            slot.intervals = CoveredIntervals(w, nest, d, place).run();
+            slot.filled = false;  // (until run() returns: it may throw halfway)
+            CoveredIntervals(w, nest, d, place).run(slot.intervals);
             slot.key = key;
             slot.hash = h;
             slot.filled = true;

@@ -55,13 +55,19 @@ constexpr std::int64_t kMaxBitmapValues = std::int64_t{1} << 28;
 
 Intervals mergeIntervals(Intervals v)
 {
+    mergeIntervalsInPlace(v);
+    return v;
+}
+
+void mergeIntervalsInPlace(Intervals& v)
+{
     std::sort(v.begin(), v.end());
-    Intervals out;
+    std::size_t n = 0;  // v[0, n) merged so far
     for (const auto& iv : v) {
-        if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
-        else out.push_back(iv);
+        if (n > 0 && iv.first <= v[n - 1].second) v[n - 1].second = std::max(v[n - 1].second, iv.second);
+        else v[n++] = iv;
     }
-    return out;
+    v.resize(n);
 }
 
 Intervals intervalsOf(const std::vector<std::uint8_t>& covered)

@@ -14,6 +14,8 @@ using Intervals = std::vector<std::pair<std::int64_t, std::int64_t>>;  // sorted
 
 // Sorted and merged (overlapping or touching intervals joined).
 Intervals mergeIntervals(Intervals v);
+// The same in v itself (no allocation: v keeps its storage).
+void mergeIntervalsInPlace(Intervals& v);
 // Intervals of a position bitmap (1 = covered).
 Intervals intervalsOf(const std::vector<std::uint8_t>& covered);
 // {p + i * stride : p in base, 0 <= i < trips}, merged.

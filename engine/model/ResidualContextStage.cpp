@@ -443,26 +443,53 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     // Across stages (annealing's neighbours share many), a kind's figures are kept per thread,
     // keyed on everything kindFigures reads: the temporal loops' trips and carries, the
     // predicates' loop sets, the steps that end idle blocks, and the tile extents per shape.
-    auto crossStageKey = [&](const Predicates& ik, std::vector<std::int64_t>& key) {
-        key.clear();
-        key.insert(key.end(), {k, nRanks, std::int64_t{legacy} | std::int64_t{spec.macStage} << 1, ik.nIdle, ik.nShape});
-        for (int j = 0; j < k; ++j) {
-            key.push_back(nest.loops[temporal[j]].bound);
-            key.insert(key.end(), carry[j].begin(), carry[j].begin() + nRanks);
+    // The key is written into a fixed buffer and hashed as it is written (building it in a vector
+    // showed in Ruby-S's profile); the temporal loops' part is the same for every kind of the stage.
+    constexpr std::size_t kMaxKey = 5 + kMaxLoops * (1 + kMaxRanks) + kMaxIdleSets * (1 + kMaxRanks) + kMaxIdleSets +
+                                    kMaxContexts * kMaxRanks;
+    struct FiguresCacheKey {
+        std::array<std::int64_t, kMaxKey> v;
+        std::size_t n = 0;
+        std::uint64_t hash = 0x9e3779b97f4a7c15ull;
+        void put(std::int64_t x)
+        {
+            v[n++] = x;
+            hash = (hash ^ static_cast<std::uint64_t>(x)) * 0xff51afd7ed558ccdull + (hash >> 31);
         }
+        void put(const Vec& x, int ranks)
+        {
+            for (int r = 0; r < ranks; ++r) put(x[static_cast<std::size_t>(r)]);
+        }
+    };
+    thread_local FiguresCacheKey loopsKey, cacheKey;
+    bool loopsKeyBuilt = false;
+    auto crossStageKey = [&](const Predicates& ik, FiguresCacheKey& key) {
+        if (!loopsKeyBuilt) {
+            loopsKey.n = 0;
+            loopsKey.hash = 0x9e3779b97f4a7c15ull;
+            for (std::int64_t x : {std::int64_t{k}, std::int64_t{nRanks}, std::int64_t{legacy} | std::int64_t{spec.macStage} << 1}) loopsKey.put(x);
+            for (int j = 0; j < k; ++j) {
+                loopsKey.put(nest.loops[temporal[j]].bound);
+                loopsKey.put(carry[j], nRanks);
+            }
+            loopsKeyBuilt = true;
+        }
+        std::copy_n(loopsKey.v.begin(), loopsKey.n, key.v.begin());
+        key.n = loopsKey.n;
+        key.hash = loopsKey.hash;
+        key.put(ik.nIdle);
+        key.put(ik.nShape);
         for (int i = 0; i < ik.nIdle; ++i) {
             const std::uint32_t set = ik.whenLast[static_cast<std::size_t>(i)];
-            key.push_back(set);
-            const Vec& step = steps[temporal[31 - std::countl_zero(set)]];
-            key.insert(key.end(), step.begin(), step.begin() + nRanks);
+            key.put(set);
+            key.put(steps[temporal[31 - std::countl_zero(set)]], nRanks);
         }
-        for (int i = 0; i < ik.nShape; ++i) key.push_back(ik.shapeSets[static_cast<std::size_t>(i)]);
+        for (int i = 0; i < ik.nShape; ++i) key.put(ik.shapeSets[static_cast<std::size_t>(i)]);
         for (int m = 0; m < (1 << ik.nShape); ++m) {
             std::uint32_t small = ik.alwaysSmall;
             for (int i = 0; i < ik.nShape; ++i)
                 if ((m >> i) & 1) small |= 1u << ik.shapeDims[static_cast<std::size_t>(i)];
-            const Vec e = extents(small);
-            key.insert(key.end(), e.begin(), e.begin() + nRanks);
+            key.put(extents(small), nRanks);
         }
     };
     struct CachedFigures {
@@ -472,19 +499,18 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     };
     constexpr std::size_t kCachedKinds = 4096;  // direct-mapped: a collision only recomputes
     thread_local std::vector<CachedFigures> cache(kCachedKinds);
-    thread_local std::vector<std::int64_t> cacheKey;
     auto figuresOf = [&](const Predicates& ik) -> std::optional<Figures> {
         const FiguresKey key = keyOf(ik);
         for (const auto& [k2, figures] : known)
             if (k2 == key) return figures;
         crossStageKey(ik, cacheKey);
-        std::uint64_t h = 0x9e3779b97f4a7c15ull;
-        for (std::int64_t v : cacheKey) h = (h ^ static_cast<std::uint64_t>(v)) * 0xff51afd7ed558ccdull + (h >> 31);
+        const std::uint64_t h = cacheKey.hash;
         CachedFigures& slot = cache[h % kCachedKinds];
-        if (slot.hash != h || slot.key != cacheKey) {
+        const auto keyEnd = cacheKey.v.begin() + static_cast<std::ptrdiff_t>(cacheKey.n);
+        if (slot.hash != h || !std::equal(slot.key.begin(), slot.key.end(), cacheKey.v.begin(), keyEnd)) {
             slot.figures = kindFigures(ik, nullptr);
             slot.hash = h;
-            slot.key = cacheKey;
+            slot.key.assign(cacheKey.v.begin(), keyEnd);
         }
         known.push_back({key, slot.figures});
         return slot.figures;
