@@ -1,6 +1,7 @@
 #include "mapping/Mapping.h"
 
 #include "common/CheckedMath.h"
+#include "common/SmallVector.h"
 
 #include <map>
 #include <utility>
@@ -30,14 +31,6 @@ const std::vector<Loop>& LevelMapping::loops(LoopKind kind) const
     case LoopKind::SpatialY: return spatialY;
     }
     throw NestorError("mapping", "unknown loop kind " + std::to_string(int(kind)));
-}
-
-bool Mapping::keeps(int level, int tensor) const
-{
-    if (level < 0 || level >= static_cast<int>(levels.size())) return false;
-    const auto& k = levels[level].keep;
-    if (k.empty()) return true;
-    return tensor >= 0 && tensor < static_cast<int>(k.size()) && k[tensor];
 }
 
 bool Mapping::hasImperfectFactors() const
@@ -114,7 +107,8 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
     // this runs for every candidate of a search). inner ends as the product of the bounds of the
     // dimension's loops, saturated at kCountLimit; covered never exceeds it (a residual is at
     // most its bound), so neither can wrap.
-    std::vector<std::int64_t> covered(static_cast<std::size_t>(w.numDims()), 1), inner(covered.size(), 1);
+    SmallVector<std::int64_t, 16> covered(static_cast<std::size_t>(w.numDims())), inner(covered.size());
+    for (std::size_t d = 0; d < covered.size(); ++d) covered[d] = inner[d] = 1;
     for (auto lm = levels.rbegin(); lm != levels.rend(); ++lm)
         for (const auto* loops : {&lm->spatialX, &lm->spatialY, &lm->temporal})
             for (auto l = loops->rbegin(); l != loops->rend(); ++l) {
@@ -150,7 +144,7 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
     }
     // Size limits (docs/project-format.md): the counts of a nest are bounded by the access bounds
     // of its tensors under the factor products (residuals can make those exceed the bounds).
-    if (spansBelowLimit && w.numDims() == static_cast<int>(w.bounds.size()))
+    if (spansBelowLimit && w.numDims() == static_cast<int>(w.bounds.size()) && !accessBoundsBelowLimit(w, inner.data()))
         for (auto& x : checkAccessBounds(w, inner.data(), "", prefix + ".factors", "these factors")) d.push_back(std::move(x));
     for (int t = 0; t < w.numTensors(); ++t) {
         bool kept = false;

@@ -52,7 +52,14 @@ struct Mapping {
     std::vector<LevelMapping> levels;  // one per storage level, outermost first
     bool operator==(const Mapping&) const = default;
 
-    bool keeps(int level, int tensor) const;
+    // (inline: the model asks it for every stage of every candidate of a search)
+    bool keeps(int level, int tensor) const
+    {
+        if (level < 0 || level >= static_cast<int>(levels.size())) return false;
+        const auto& k = levels[static_cast<std::size_t>(level)].keep;
+        if (k.empty()) return true;
+        return tensor >= 0 && tensor < static_cast<int>(k.size()) && k[static_cast<std::size_t>(tensor)];
+    }
     bool hasImperfectFactors() const;
     // Validation against a workload and an architecture: dimension indices, factor
     // products, fanout limits, keep lists. Capacity is checked by the model.

@@ -94,12 +94,17 @@ double approximateAccessBound(const Workload& w, int t, const std::int64_t* span
 
 } // namespace
 
-Diagnostics checkAccessBounds(const Workload& w, const std::int64_t* span, const std::string& tensorsField,
-                              const std::string& field, const std::string& spanText)
+bool accessBoundsBelowLimit(const Workload& w, const std::int64_t* span)
 {
     std::int64_t sum = 0;
     for (int t = 0; t < w.numTensors(); ++t) sum = limitedAdd(sum, accessBound(w, t, span));
-    if (belowCountLimit(sum)) return {};  // the usual case, without building any text
+    return belowCountLimit(sum);
+}
+
+Diagnostics checkAccessBounds(const Workload& w, const std::int64_t* span, const std::string& tensorsField,
+                              const std::string& field, const std::string& spanText)
+{
+    if (accessBoundsBelowLimit(w, span)) return {};  // the usual case, without building any text
 
     Diagnostics d;
     std::string parts;

@@ -65,6 +65,8 @@ std::int64_t accessBound(const Workload& w, int t, const std::int64_t* span);
 // empty), else one under `field` when their sum is. `spanText` names span in the message.
 Diagnostics checkAccessBounds(const Workload& w, const std::int64_t* span, const std::string& tensorsField,
                               const std::string& field, const std::string& spanText);
+// Whether checkAccessBounds finds nothing, without building its texts (a search checks every candidate).
+bool accessBoundsBelowLimit(const Workload& w, const std::int64_t* span);
 
 // Ready-made layer shapes. All sizes must be positive and the result valid (size limits
 // included); invalid input throws NestorError with fields under the layer's name.
