@@ -91,6 +91,27 @@ bool StageFrame::isZero(const Vec& v) const
     return true;
 }
 
+namespace {
+
+// The perfect form ignores a residual only below the children on a dimension the tensor does
+// not depend on.
+bool residualMattersAt(const StageSpec& spec, int boundary, int p, const NestLoop& l)
+{
+    return p < boundary || spec.workload->dependsOn(spec.tensor, l.dim);
+}
+
+} // namespace
+
+bool stageResidualMatters(const StageSpec& spec)
+{
+    const NestLayout& nest = *spec.nest;
+    if (nest.imperfectDims == 0) return false;
+    const int boundary = nest.levelBegin[spec.level + 1];
+    for (int p = 0; p < static_cast<int>(nest.loops.size()); ++p)
+        if (nest.loops[p].residual != nest.loops[p].bound && residualMattersAt(spec, boundary, p, nest.loops[p])) return true;
+    return false;
+}
+
 bool buildStageFrame(const StageSpec& spec, StageFrame& f)
 {
     const NestLayout& nest = *spec.nest;
@@ -159,8 +180,7 @@ bool buildStageFrame(const StageSpec& spec, StageFrame& f)
         const NestLoop& l = nest.loops[p];
         if (l.residual == l.bound) continue;
         const bool tensorDim = w.dependsOn(spec.tensor, l.dim);
-        // The perfect form ignores a residual only below the children on a dimension the tensor does not depend on.
-        if (p < f.boundary || tensorDim) f.residualMatters = true;
+        if (residualMattersAt(spec, f.boundary, p, l)) f.residualMatters = true;
         if (p < f.leafPos && !l.spatial()) f.temporalRemainderAbove = true;
         if (p >= f.leafPos && p < f.boundary) f.childRemainders = true;
         if (p >= f.boundary && !spec.macStage && tensorDim) f.shapeDims |= 1u << l.dim;

@@ -73,6 +73,8 @@ private:
 
 // Fills `f` for spec; false when the nest exceeds the frame's fixed tables (then the walker).
 bool buildStageFrame(const StageSpec& spec, StageFrame& f);
+// StageFrame::residualMatters without the frame (the perfect form declines such a stage).
+bool stageResidualMatters(const StageSpec& spec);
 
 // The instance signature of per-position categories `cats` over the spatial loops above leafPos.
 Signature instanceSignature(const StageFrame& f, const std::vector<walker::Cat>& cats);
