@@ -107,8 +107,9 @@ Diagnostics Mapping::validate(const Workload& w, const Architecture& a, const st
     // this runs for every candidate of a search). inner ends as the product of the bounds of the
     // dimension's loops, saturated at kCountLimit; covered never exceeds it (a residual is at
     // most its bound), so neither can wrap.
-    SmallVector<std::int64_t, 16> covered(static_cast<std::size_t>(w.numDims())), inner(covered.size());
-    for (std::size_t d = 0; d < covered.size(); ++d) covered[d] = inner[d] = 1;
+    SmallVector<std::int64_t, 16> covered, inner;
+    covered.resize(static_cast<std::size_t>(w.numDims()), 1);
+    inner.resize(covered.size(), 1);
     for (auto lm = levels.rbegin(); lm != levels.rend(); ++lm)
         for (const auto* loops : {&lm->spatialX, &lm->spatialY, &lm->temporal})
             for (auto l = loops->rbegin(); l != loops->rend(); ++l) {
