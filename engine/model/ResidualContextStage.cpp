@@ -367,12 +367,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             const Vec& prevExt = ext[b];
             const Vec& curExt = ext[c];
             const Vec move = nShape > 0 ? centroidMove(prevExt, curExt, d, nRanks) : d;
-            int m = tt.find(move, nRanks);
-            if (m < 0) {
-                if (tt.count == kMaxTranslations) return nullptr;
-                m = tt.add(move, nRanks, legacy);
-                if (shapes * tt.states > kMaxContextStates) return nullptr;
-            }
+            const auto [m, added] = tt.findOrAdd(move, nRanks, legacy);
+            if (m < 0 || (added && shapes * tt.states > kMaxContextStates)) return nullptr;
             mv = {analysis, m, words[c] - overlapWords(prevExt, curExt, d, nRanks)};
             return &mv;
         };
@@ -563,12 +559,9 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
                     for (int i = 0; i < sets.count; ++i)
                         if ((mine >> i) & 1u)
                             for (int r = 0; r < nRanks; ++r) d[r] += steps[temporal[sets.innermost[i]]][r];
-                    int m = tt.find(d, nRanks);
-                    if (m < 0) {
-                        if (tt.count == kMaxTranslations) return std::nullopt;
-                        m = tt.add(d, nRanks, legacy);
-                        moveWords[static_cast<std::size_t>(m)] = whole - overlapWords(ext, ext, d, nRanks);
-                    }
+                    const auto [m, added] = tt.findOrAdd(d, nRanks, legacy);
+                    if (m < 0) return std::nullopt;
+                    if (added) moveWords[static_cast<std::size_t>(m)] = whole - overlapWords(ext, ext, d, nRanks);
                     moveOf[j][before][x] = m;
                 }
         int n = 1;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cmath>
 #include <cstdint>
 #include <utility>
 
@@ -36,6 +35,7 @@ struct TranslationTable {
         }
         return -1;
     }
+    // (after find missed v: a new translation is a new reuse state, but a zero move keeps the state)
     int add(const Vec& v, int nRanks, bool legacy)
     {
         const int t = count++;
@@ -43,10 +43,7 @@ struct TranslationTable {
         bool z = true;
         for (int r = 0; r < nRanks; ++r) z = z && v[r] == 0;
         zero[t] = z;
-        int same = -1;
-        for (int u = 0; u < t && same < 0; ++u)
-            if (vec[u] == v) same = u;
-        stateOf[t] = (z && !legacy) ? 0 : (same >= 0 ? stateOf[same] : states++);
+        stateOf[t] = (z && !legacy) ? 0 : states++;
         return t;
     }
     // The reuse rule on a move of class m from reuse state s delivering `words` (`whole`: the
@@ -76,23 +73,19 @@ struct IndexedTranslationTable : TranslationTable<kMaxTranslations> {
     }
     int find(const Vec& v, int nRanks) const
     {
-        for (std::size_t i = slotOf(v, nRanks);; i = (i + 1) & kMask) {
-            if (stamps_[i] != run_) return -1;
-            const int t = ids_[i];
-            bool same = true;
-            for (int r = 0; r < nRanks && same; ++r) same = this->vec[t][r] == v[r];
-            if (same) return t;
-        }
+        const std::size_t i = probe(v, nRanks);
+        return stamps_[i] == run_ ? ids_[i] : -1;
     }
-    // (after find missed v)
-    int add(const Vec& v, int nRanks, bool legacy)
+    // The class of v, added when new: {class, added}; {-1, false} when new and the table is full.
+    std::pair<int, bool> findOrAdd(const Vec& v, int nRanks, bool legacy)
     {
+        const std::size_t i = probe(v, nRanks);
+        if (stamps_[i] == run_) return {ids_[i], false};
+        if (this->count == kMaxTranslations) return {-1, false};
         const int t = Base::add(v, nRanks, legacy);
-        std::size_t i = slotOf(v, nRanks);
-        while (stamps_[i] == run_) i = (i + 1) & kMask;
         stamps_[i] = run_;
         ids_[i] = static_cast<std::int16_t>(t);
-        return t;
+        return {t, true};
     }
 
 private:
@@ -103,6 +96,17 @@ private:
         std::uint64_t h = 0x9e3779b97f4a7c15ull;
         for (int r = 0; r < nRanks; ++r) h = (h ^ static_cast<std::uint64_t>(v[r])) * 0xff51afd7ed558ccdull;
         return static_cast<std::size_t>(h ^ (h >> 29)) & kMask;
+    }
+    // The slot holding v, or the empty slot (stamped by another run) where it belongs.
+    std::size_t probe(const Vec& v, int nRanks) const
+    {
+        for (std::size_t i = slotOf(v, nRanks);; i = (i + 1) & kMask) {
+            if (stamps_[i] != run_) return i;
+            const int t = ids_[i];
+            bool same = true;
+            for (int r = 0; r < nRanks && same; ++r) same = this->vec[t][r] == v[r];
+            if (same) return i;
+        }
     }
     std::array<std::uint32_t, kSlots> stamps_{};
     std::array<std::int16_t, kSlots> ids_{};
@@ -129,8 +133,7 @@ inline std::int64_t overlapWords(const Vec& prev, const Vec& cur, const Vec& d, 
 inline Vec centroidMove(const Vec& prev, const Vec& cur, const Vec& d, int nRanks)
 {
     Vec t{};
-    for (int r = 0; r < nRanks; ++r)
-        t[r] = static_cast<std::int64_t>(std::llround(static_cast<double>(2 * d[r] + cur[r] - prev[r]) / 2.0));
+    for (int r = 0; r < nRanks; ++r) t[r] = halfRoundedAway(2 * d[r] + cur[r] - prev[r]);
     return t;
 }
 

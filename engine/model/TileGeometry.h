@@ -3,7 +3,6 @@
 // form so that two deltas can be compared for exact set equality (multicast, link transfers).
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -42,14 +41,18 @@ inline Box intersect(const Box& a, const Box& b, int n)
     return c;
 }
 
+// twice / 2 rounded half away from zero, as std::llround(twice / 2.0) (Timeloop's rounding of a
+// centroid move), in integers: exact at any size, and llround showed in Ruby's profile.
+constexpr std::int64_t halfRoundedAway(std::int64_t twice)
+{
+    return twice >= 0 ? (twice + 1) / 2 : -((1 - twice) / 2);
+}
+
 // Rounded difference of the centroids (Timeloop's translation between two tiles).
 inline Vec translation(const Box& from, const Box& to, int n)
 {
     Vec t{};
-    for (int r = 0; r < n; ++r) {
-        const std::int64_t twice = (2 * to.lo[r] + to.ext[r]) - (2 * from.lo[r] + from.ext[r]);
-        t[r] = static_cast<std::int64_t>(std::llround(static_cast<double>(twice) / 2.0));
-    }
+    for (int r = 0; r < n; ++r) t[r] = halfRoundedAway((2 * to.lo[r] + to.ext[r]) - (2 * from.lo[r] + from.ext[r]));
     return t;
 }
 

@@ -8,11 +8,13 @@
 #include "model/ClosedStageForms.h"
 #include "model/NestLayout.h"
 #include "model/StageWalker.h"
+#include "model/TileGeometry.h"
 #include "support/TestWorkloads.h"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <sstream>
@@ -240,6 +242,16 @@ Architecture grid(std::int64_t x, std::int64_t y, bool rows)
 class TestStageClosedForms : public QObject {
     Q_OBJECT
 private slots:
+    // The forms and the walker round centroid moves in integers (TileGeometry.h); Timeloop rounds
+    // a double with llround, half away from zero.
+    void centroidRoundingIsTimeloops()
+    {
+        for (std::int64_t twice = -4099; twice <= 4099; ++twice)
+            QCOMPARE(halfRoundedAway(twice), static_cast<std::int64_t>(std::llround(static_cast<double>(twice) / 2.0)));
+        for (std::int64_t twice : {std::int64_t{1} << 40, (std::int64_t{1} << 40) + 1, -(std::int64_t{1} << 40) - 1})
+            QCOMPARE(halfRoundedAway(twice), static_cast<std::int64_t>(std::llround(static_cast<double>(twice) / 2.0)));
+    }
+
     void eyerissLikeRubyS()
     {
         Tally tally;
