@@ -8,12 +8,12 @@
 // of sweeps already followed and the repetition of a loop's iterations by cycle detection.
 // ReachableSweep is the recursion for temporal loops under predicate contexts.
 #include "model/ReuseTransform.h"
+#include "model/ZeroedTable.h"
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <utility>
-#include <vector>
 
 namespace nestor::model {
 
@@ -29,8 +29,8 @@ public:
     void begin()
     {
         if (memo_.empty()) {
-            memo_.resize(kMemoSlots);
-            seen_.resize(static_cast<std::size_t>(kMaxLoops) * kMaxStates);
+            memo_.allocate(kMemoSlots);
+            seen_.allocate(static_cast<std::size_t>(kMaxLoops) * kMaxStates);
         }
         if (++run_ == 0) {  // stamps wrapped: forget every entry
             for (auto& e : memo_) e.tag = 0;
@@ -132,8 +132,8 @@ private:
         return seenId_;
     }
 
-    std::vector<Entry> memo_;
-    std::vector<Seen> seen_;  // [level][state]: states met by a loop's repetitions
+    ZeroedTable<Entry> memo_;
+    ZeroedTable<Seen> seen_;  // [level][state]: states met by a loop's repetitions
     std::uint32_t run_ = 0, seenId_ = 0;
 };
 

@@ -6,6 +6,7 @@
 #include "model/ReuseGeometry.h"
 #include "model/ReuseTransform.h"
 #include "model/SpatialCategory.h"
+#include "model/ZeroedTable.h"
 
 #include <algorithm>
 #include <limits>
@@ -803,16 +804,6 @@ private:
     std::array<Vec, kMaxShapes> ext_{};
     std::array<std::int64_t, kMaxShapes> words_{};
     IndexedTranslationTable<kMaxTranslations> tt_;
-    // Per position and context its sweep: built in info_ where the loop changes it, else the
-    // one further in (sweeps_ points at it: a spatial loop or a loop of one trip copies nothing).
-    std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info_;
-    std::array<std::array<const Sweep*, kMaxContexts>, kMaxPositions> sweeps_;
-    const Sweep& sweepAt(int p, int c) const { return *sweeps_[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)]; }
-    std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move_;
-    std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff_;
-    std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry_;
-    std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes_;  // previous tile's shape | current's << 4
-    ReachableStates reachable_;
     // What the joint count of kinds sharing an offset keeps of each kind's pass 1: per position
     // and context whether it works there (bit 0) and in the sweep's first step (bit 1), and its carries.
     struct KindTrace {
@@ -822,9 +813,32 @@ private:
         std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry;
         std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes;
     };
-    std::array<KindTrace, kMaxSharingKinds> traces_;
-    std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries_;  // valid where stamp == jointRun_
+    // The large tables (about 2.5 MB, sized for the worst stage; a stage writes an entry before
+    // it reads it, but for the joint carries' stamps, which start at zero, below any run).
+    struct Tables {
+        std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info;
+        std::array<std::array<const Sweep*, kMaxContexts>, kMaxPositions> sweeps;
+        std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move;
+        std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff;
+        std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry;
+        std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes;
+        std::array<KindTrace, kMaxSharingKinds> traces;
+        std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries;
+    };
+    ZeroedTable<Tables> tables_{1};
+    // Per position and context its sweep: built in info_ where the loop changes it, else the
+    // one further in (sweeps_ points at it: a spatial loop or a loop of one trip copies nothing).
+    decltype(Tables::info)& info_ = tables_->info;
+    decltype(Tables::sweeps)& sweeps_ = tables_->sweeps;
+    const Sweep& sweepAt(int p, int c) const { return *sweeps_[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)]; }
+    decltype(Tables::move)& move_ = tables_->move;
+    decltype(Tables::diff)& diff_ = tables_->diff;
+    decltype(Tables::carry)& carry_ = tables_->carry;
+    decltype(Tables::shapes)& shapes_ = tables_->shapes;  // previous tile's shape | current's << 4
+    decltype(Tables::traces)& traces_ = tables_->traces;
+    decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
     std::uint32_t jointRun_ = 0;
+    ReachableStates reachable_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none) and the neighbour
     // differences under which some step can be served.
     std::vector<Delta> linkDeltas_;
@@ -992,7 +1006,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
 {
     const NestLayout& nest = *f.nest;
     const StageSpec& spec = *f.spec;
-    // Large tables (about 4 MB): allocated once per thread, on the heap.
+    // Large tables: allocated once per thread, on the heap.
     thread_local const std::unique_ptr<TemporalRemainderAnalysis> tables = std::make_unique<TemporalRemainderAnalysis>();
     TemporalRemainderAnalysis& analysis = *tables;
     if (const StageDecline d = analysis.prepare(f); d != StageDecline::None) return d;
