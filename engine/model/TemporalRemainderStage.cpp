@@ -150,9 +150,9 @@ public:
         return StageDecline::None;
     }
 
-    // Pass 1, inside out, for one kind of instance and of child: the sweeps (info_) and every
-    // carry's translation, added to the translation table; Capacity when it is full.
-    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats)
+    // Pass 1, inside out, for one kind of instance and of child: the sweeps (info_) and, with
+    // `carries`, every carry's translation, added to the translation table; Capacity when it is full.
+    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries = true)
     {
         const int leafPos = end_;
         const auto cats = KindCategories{f_->leafPos, &instanceCats, &childCats};
@@ -221,7 +221,7 @@ public:
                     s.last = s0.last;
                 }
                 sweeps_[p][c] = &s;
-                if (!s0.busy) {
+                if (!s0.busy || !carries) {
                 } else if (carriesAsAbove(p, bit, c)) {
                     copyCarries(f_->temporalIndex[p], c | (1 << bit), c);
                 } else if (registerCarries(p, c, s0, s1, legacy) != StageDecline::None) {
@@ -241,7 +241,10 @@ public:
     {
         linked = false;
         tt_.clear();
-        if (sweepLoops(instanceCats, childCats) != StageDecline::None) return StageDecline::Capacity;
+        // A MAC operand is read in every busy step: its count needs no carries, but where links
+        // may form (linksPossible looks at every carry).
+        const bool carries = !f_->spec->macStage || f_->linkCandidate;
+        if (sweepLoops(instanceCats, childCats, carries) != StageDecline::None) return StageDecline::Capacity;
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         const int top = static_cast<int>(fixed_[0]);  // above the outermost loop every context holds vacuously
         const Sweep& whole = sweepAt(0, top);
