@@ -8,7 +8,7 @@ namespace nestor {
 namespace {
 
 using u64 = std::uint64_t;
-using u128 = unsigned __int128;
+__extension__ typedef unsigned __int128 u128;  // (a GCC/Clang extension: no pedantic warning)
 
 u64 mulMod(u64 a, u64 b, u64 m) { return static_cast<u64>(static_cast<u128>(a) * b % m); }
 
