@@ -790,6 +790,13 @@ public:
         for (int into = 0; into < 2; ++into) {
             const Sweep& next = into ? s1 : s0;
             if (!next.busy) continue;
+            if (into == 1 && &s1 == &s0) {  // the last iteration sweeps as the others: the same carry
+                move_[j][c][1] = move_[j][c][0];
+                diff_[j][c][1] = diff_[j][c][0];
+                carry_[j][c][1] = carry_[j][c][0];
+                shapes_[j][c][1] = shapes_[j][c][0];
+                continue;
+            }
             Vec d{};
             for (int r = 0; r < nRanks; ++r) d[r] = steps[p][r] + next.firstPos[r] - s0.lastPos[r];
             const int prev = s0.last, cur = next.first;
