@@ -108,11 +108,13 @@ private:
         std::uint64_t tag = 0;  // run << 32 | position, context and state
         StateStep result;
     };
+    // (no initialisers: the table starts zeroed, and repeat() writes an entry at hand before it
+    // reads it; initialising those showed in Ruby's profile)
     struct Seen {
-        std::uint32_t stamp = 0;
-        int state = 0;
-        std::int64_t at = 0;    // repetition at which the state was first met
-        std::int64_t cost = 0;  // words moved by then
+        std::uint32_t stamp;
+        int state;
+        std::int64_t at;    // repetition at which the state was first met
+        std::int64_t cost;  // words moved by then
     };
     std::uint64_t tagOf(int position, int context, int state) const
     {
