@@ -169,6 +169,12 @@ private:
     {
         if (j == k_) return {s, 0};
         if (const StateStep* known = states_.find(j, c, s)) return *known;
+        return sweepNew(j, c, s, step);
+    }
+    // (sweep's check inlined at each call: most sub-nests swept were swept before)
+    template <class Step>
+    StateStep sweepNew(int j, int c, int s, Step& step)
+    {
         const int set = setOf_[j];
         const int c0 = set < 0 ? c : c & ~(1 << set);
         auto [x, cost] = sweep(j + 1, c0, s, step);

@@ -503,6 +503,13 @@ public:
     {
         if (p == end_) return {s, 0};
         if (const StateStep* known = reachable_.find(p, c, s)) return *known;
+        return followNewSweep(p, c, s, cats, step);
+    }
+    // (followSweep's check inlined at each call: most sweeps followed were followed before, and
+    // the call of this large function cost more than the lookup)
+    template <class Cats, class Step>
+    StateStep followNewSweep(int p, int c, int s, const Cats& cats, Step& step)
+    {
         const NestLoop& l = f_->nest->loops[p];
         const int bit = bitOf_[l.dim];
         StateStep result{s, 0};
