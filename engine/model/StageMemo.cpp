@@ -111,6 +111,8 @@ void StageMemo::adoptWorkload(const Workload& w)
 
 bool StageMemo::find(const StageSpec& spec, StageResult& out)
 {
+    pending_ = nullptr;
+    if (!sampling_.admit()) return false;  // (not remembered either)
     // A printed nest: the print picks the slot and rules out most others at once; the key is
     // compared in place, and built only to be stored after a miss.
     const bool byPrint = printed(spec);
@@ -126,7 +128,7 @@ bool StageMemo::find(const StageSpec& spec, StageResult& out)
         return false;
     }
     ++hits_;
-    pending_ = nullptr;
+    sampling_.hit();
     if (slot.work > 0 && spec.walkWork) chargeWalkWork(*spec.walkWork, slot.work, spec.options->exactWorkBudget);
     copyResult(slot.result, out);
     return true;
@@ -165,7 +167,8 @@ bool StageMemo::keyMatches(const std::vector<std::int64_t>& key, const StageSpec
 // adoptNest for a nest with remainders: buildKey's loop and extent values, and their prints.
 void StageMemo::adoptImperfectNest(const NestLayout& nest, int dims)
 {
-    if (dims > 32) return;  // (beyond the frame's tables: such stages go without prints)
+    // (beyond the frame's tables, or while the memo is sampled: such stages go without prints)
+    if (dims > 32 || !sampling_.useful()) return;
     const std::size_t n = nest.loops.size();
     loopsKey_.resize(4 * n);
     loopsPrint_.resize(n + 1);
@@ -279,7 +282,7 @@ void StageMemo::adoptNest(const NestLayout& nest, int dims)
         adoptImperfectNest(nest, dims);
         return;
     }
-    if (!perfectUseful_) return;  // the few sampled lookups do without prints
+    if (!perfectSampling_.useful()) return;  // the few sampled lookups do without prints
     printedNest_ = &nest;
     const std::size_t n = nest.loops.size();
     prefixPrint_.resize(n + 1);
@@ -330,12 +333,7 @@ StageMemo::PerfectSlot& StageMemo::perfectSlot(const StageSpec& spec)
 
 bool StageMemo::findPerfect(const StageSpec& spec, StageResult& out)
 {
-    perfectActive_ = perfectUseful_ || ++perfectTick_ % kPerfectSampling == 0;
-    if (!perfectActive_) return false;
-    if (++perfectLookups_ == kPerfectWindow) {  // judged on the window that ends here
-        perfectUseful_ = perfectHits_ * kPerfectSampling >= perfectLookups_;
-        perfectLookups_ = perfectHits_ = 0;
-    }
+    if (!perfectSampling_.admit()) return false;
     PerfectSlot& s = perfectSlot(spec);
     const std::uint64_t print = perfectPrint(spec);
     for (std::size_t i = 0; i < kPerfectWays; ++i) {
@@ -343,7 +341,7 @@ bool StageMemo::findPerfect(const StageSpec& spec, StageResult& out)
         Entry& e = s.ways[i];
         if (e.key.empty() || !perfectKeyMatches(e.key, spec)) continue;
         s.used[i] = ++s.clock;
-        ++perfectHits_;
+        perfectSampling_.hit();
         copyResult(e.result, out);
         return true;
     }
@@ -352,7 +350,7 @@ bool StageMemo::findPerfect(const StageSpec& spec, StageResult& out)
 
 void StageMemo::rememberPerfect(const StageSpec& spec, const StageResult& result)
 {
-    if (!perfectActive_) return;  // not looked up (sampling): not remembered either
+    if (!perfectSampling_.active()) return;  // not looked up (sampling): not remembered either
     PerfectSlot& s = perfectSlot(spec);
     const auto way = static_cast<std::size_t>(std::min_element(s.used.begin(), s.used.end()) - s.used.begin());
     Entry& e = s.ways[way];

@@ -133,6 +133,48 @@ private slots:
         }
     }
 
+    // Random sampling's candidates seldom share stages: past a window of 4,096 lookups with
+    // fewer than one hit in 16, only every 16th stage is looked up, until hits come back.
+    void samplingFollowsTheHitRate()
+    {
+        model::MemoSampling gate;
+        for (int i = 0; i < 4096; ++i) QVERIFY(gate.admit());  // no hits in the first window
+        QVERIFY(!gate.useful());
+        int admitted = 0;
+        for (int i = 0; i < 16 * 4096; ++i)
+            if (gate.admit()) {
+                ++admitted;
+                if (admitted % 8 == 0) gate.hit();  // one in eight of those looked up hits
+            }
+        QCOMPARE(admitted, 4096);  // every 16th; their window is judged with 511 hits of 4,096
+        QVERIFY(gate.useful());
+        QVERIFY(gate.admit());
+    }
+
+    // Random points of Ruby-S (no neighbours: the memo soon looks up one stage in 16) give the
+    // same figures with the memo as without, before and after it turns to sampling.
+    void randomPointsThroughOneMemo()
+    {
+        const Project project = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
+        const Workload w = test::alexnetConv2();
+        const Mapspace s(w, project.architecture, MapspaceKind::RubyS, project.constraintsFor(w));
+        model::StageMemo memo;
+        ModelOptions memoized;
+        memoized.stageMemo = &memo;
+        std::mt19937_64 rng(77);
+        Mapping m;
+        int valid = 0;
+        for (int i = 0; i < 1500; ++i) {
+            s.toMapping(s.randomPoint(rng), m);
+            const Evaluation a = evaluate(w, project.architecture, m, {});
+            const Evaluation b = evaluate(w, project.architecture, m, memoized);
+            QVERIFY2(differenceBetween(a, b).isEmpty(), qPrintable(QString("point %1: %2").arg(i).arg(differenceBetween(a, b))));
+            valid += a.valid ? 1 : 0;
+        }
+        QVERIFY(valid > 100);
+        qInfo("%d valid, memo %lld hits, %lld misses", valid, static_cast<long long>(memo.hits()), static_cast<long long>(memo.misses()));
+    }
+
     // Random small nests (2-4 levels, fanouts, spatial-only levels, bypass, remainders) with
     // every model option: each case in turn through one memo (many workloads: it must forget).
     void randomNestsThroughOneMemo()
