@@ -769,8 +769,6 @@ public:
         return {next, cost};
     }
 
-    // The translations of the carries of loop p in context c: from the last busy step of a
-    // non-last iteration to the first busy step of the next iteration, a non-last one or the last.
     // Whether loop p's carries in context c are those of context c | bit, registered just before
     // (contexts go in descending order): where the loop's own bit matters to no loop inside, both
     // contexts see the same sweeps inside (s0 and s1), and a carry depends on them alone, not on
@@ -780,14 +778,22 @@ public:
         if (bit < 0 || ((c >> bit) & 1) || !((free_[p] >> bit) & 1) || ((relevant_[p + 1] >> bit) & 1)) return false;
         return f_->nest->loops[p].residual > 1;  // (with one trip there, c | bit registered none)
     }
+    // Loop j's carry into a non-last (0) or the last (1) iteration, copied between contexts.
+    void copyCarry(int j, int fromContext, int fromInto, int toContext, int toInto)
+    {
+        move_[j][toContext][toInto] = move_[j][fromContext][fromInto];
+        diff_[j][toContext][toInto] = diff_[j][fromContext][fromInto];
+        carry_[j][toContext][toInto] = carry_[j][fromContext][fromInto];
+        shapes_[j][toContext][toInto] = shapes_[j][fromContext][fromInto];
+    }
     void copyCarries(int j, int from, int to)
     {
-        move_[j][to] = move_[j][from];
-        diff_[j][to] = diff_[j][from];
-        carry_[j][to] = carry_[j][from];
-        shapes_[j][to] = shapes_[j][from];
+        copyCarry(j, from, 0, to, 0);
+        copyCarry(j, from, 1, to, 1);
     }
 
+    // The translations of the carries of loop p in context c: from the last busy step of a
+    // non-last iteration to the first busy step of the next iteration, a non-last one or the last.
     template <int kRanks>
     StageDecline registerCarries(int p, int c, const Sweep& s0, const Sweep& s1, bool legacy)
     {
@@ -798,10 +804,7 @@ public:
             const Sweep& next = into ? s1 : s0;
             if (!next.busy) continue;
             if (into == 1 && &s1 == &s0) {  // the last iteration sweeps as the others: the same carry
-                move_[j][c][1] = move_[j][c][0];
-                diff_[j][c][1] = diff_[j][c][0];
-                carry_[j][c][1] = carry_[j][c][0];
-                shapes_[j][c][1] = shapes_[j][c][0];
+                copyCarry(j, c, 0, c, 1);
                 continue;
             }
             Vec d{};
@@ -838,7 +841,7 @@ private:
         std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry;
         std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes;
     };
-    // The large tables (about 2.5 MB, sized for the worst stage; a stage writes an entry before
+    // The large tables (about 2.3 MB, sized for the worst stage; a stage writes an entry before
     // it reads it, but for the joint carries' stamps, which start at zero, below any run).
     struct Tables {
         std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info;
