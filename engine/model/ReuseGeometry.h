@@ -26,16 +26,8 @@ struct TranslationTable {
         count = 0;
         states = 1;
     }
-    int find(const Vec& v, int nRanks) const
-    {
-        for (int t = 0; t < count; ++t) {
-            bool same = true;
-            for (int r = 0; r < nRanks && same; ++r) same = vec[t][r] == v[r];
-            if (same) return t;
-        }
-        return -1;
-    }
-    // (after find missed v: a new translation is a new reuse state, but a zero move keeps the state)
+    // v, not in the table yet (IndexedTranslationTable::findOrAdd looks first): a new
+    // translation is a new reuse state, but a zero move keeps the state.
     int add(const Vec& v, int nRanks, bool legacy)
     {
         const int t = count++;

@@ -1034,7 +1034,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
 {
     const NestLayout& nest = *f.nest;
     const StageSpec& spec = *f.spec;
-    // Large tables: allocated once per thread, on the heap.
+    // Once per thread, on the heap (its large tables in pages zeroed on first touch).
     thread_local const std::unique_ptr<TemporalRemainderAnalysis> tables = std::make_unique<TemporalRemainderAnalysis>();
     TemporalRemainderAnalysis& analysis = *tables;
     if (const StageDecline d = analysis.prepare(f); d != StageDecline::None) return d;

@@ -2,11 +2,11 @@
 // A fixed-size table of zeroed entries that costs only the pages a stage touches. The closed
 // forms size their tables for the worst stage (a few MB per thread); value-initialising them
 // (a vector's resize, make_unique) wrote every page, which made a thread's first evaluation
-// take 2-6 ms. Large tables are mapped as anonymous pages, which the kernel zeroes on first
-// touch (calloc does so only while glibc's adaptive threshold sends the size to mmap: once a
-// thread's tables were freed, the next thread's calloc wrote them all).
+// take 2-6 ms. The table is mapped as anonymous pages, which the kernel zeroes on first touch
+// (calloc does so only while glibc's adaptive threshold sends the size to mmap: once a
+// thread's tables were freed, the next thread's calloc wrote them all). Meant for tables of
+// many pages: a small one still takes a whole page.
 #include <cstddef>
-#include <cstdlib>
 #include <new>
 #include <type_traits>
 
@@ -28,37 +28,31 @@ public:
     ZeroedTable& operator=(const ZeroedTable&) = delete;
     ~ZeroedTable() { release(); }
 
+    // n > 0 entries, all zero (any earlier ones are dropped).
     void allocate(std::size_t n)
     {
         release();
-        const std::size_t bytes = n * sizeof(T);
-        mapped_ = bytes >= kMapFrom;
-        void* p = mapped_ ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : std::calloc(n, sizeof(T));
-        if (p == nullptr || p == MAP_FAILED) throw std::bad_alloc();
+        void* p = mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
         data_ = static_cast<T*>(p);
         size_ = n;
     }
     bool empty() const { return size_ == 0; }
-    std::size_t size() const { return size_; }
     T& operator[](std::size_t i) { return data_[i]; }
     const T& operator[](std::size_t i) const { return data_[i]; }
     T* begin() { return data_; }
     T* end() { return data_ + size_; }
     T* operator->() { return data_; }
-    const T* operator->() const { return data_; }
 
 private:
-    static constexpr std::size_t kMapFrom = 64 * 1024;
     void release()
     {
-        if (data_ && mapped_) munmap(data_, size_ * sizeof(T));
-        else std::free(data_);
+        if (data_) munmap(data_, size_ * sizeof(T));
         data_ = nullptr;
         size_ = 0;
     }
     T* data_ = nullptr;
     std::size_t size_ = 0;
-    bool mapped_ = false;
 };
 
 } // namespace nestor::model
