@@ -17,10 +17,15 @@
 
 namespace nestor::model {
 
-// A sweep's effect on one state: the state after it (negative: given up) and the words moved.
-using StateStep = std::pair<int, std::int64_t>;
+// A sweep's effect on one state: the state after it (negative: given up) and what it costs:
+// the words moved, or several figures summed alike (a Cost adds, subtracts, and multiplies by
+// a count).
+template <class Cost>
+using StateStepOf = std::pair<int, Cost>;
+using StateStep = StateStepOf<std::int64_t>;
 
-class ReachableStates {
+template <class Cost = std::int64_t>
+class ReachableStatesOf {
 public:
     // Positions below 128, contexts below 64, states below 2048.
     static constexpr int kMaxStates = 2048;
@@ -39,7 +44,7 @@ public:
     }
 
     // The sweep at `position` in `context` from `state`, if followed before in this analysis.
-    const StateStep* find(int position, int context, int state) const
+    const StateStepOf<Cost>* find(int position, int context, int state) const
     {
         const std::uint64_t tag = tagOf(position, context, state);
         for (std::size_t i = slotOf(tag), probes = 0; probes < kProbes; ++probes, i = (i + 1) % kMemoSlots) {
@@ -49,7 +54,7 @@ public:
         return nullptr;
     }
     // Remembers it (when its chain is full it is simply followed again next time).
-    void store(int position, int context, int state, StateStep result)
+    void store(int position, int context, int state, StateStepOf<Cost> result)
     {
         const std::uint64_t tag = tagOf(position, context, state);
         for (std::size_t i = slotOf(tag), probes = 0; probes < kProbes; ++probes, i = (i + 1) % kMemoSlots)
@@ -64,7 +69,7 @@ public:
     // cycle's words are multiplied out. `level` (below kMaxLoops) tells apart the repetitions
     // nested in one another. False when given up.
     template <class Again>
-    bool repeat(int level, std::int64_t times, int& x, std::int64_t& cost, Again&& again)
+    bool repeat(int level, std::int64_t times, int& x, Cost& cost, Again&& again)
     {
         if (times <= 0) return true;
         // The first states met are kept at hand (a trajectory usually cycles within a few); past
@@ -87,7 +92,8 @@ public:
                 if (seen[x].stamp == id) before = &seen[x];
             }
             if (before) {
-                const std::int64_t period = i - before->at, perCycle = cost - before->cost;
+                const std::int64_t period = i - before->at;
+                const Cost perCycle = cost - before->cost;
                 const std::int64_t cycles = (times - i) / period;
                 cost += cycles * perCycle;
                 for (i += cycles * period; i < times; ++i)
@@ -106,7 +112,7 @@ private:
     static constexpr std::size_t kMemoSlots = 8192, kProbes = 16;
     struct Entry {
         std::uint64_t tag = 0;  // run << 32 | position, context and state
-        StateStep result;
+        StateStepOf<Cost> result;
     };
     // (no initialisers: the table starts zeroed, and repeat() writes an entry at hand before it
     // reads it; initialising those showed in Ruby's profile)
@@ -114,7 +120,7 @@ private:
         std::uint32_t stamp;
         int state;
         std::int64_t at;    // repetition at which the state was first met
-        std::int64_t cost;  // words moved by then
+        Cost cost;          // words moved by then
     };
     std::uint64_t tagOf(int position, int context, int state) const
     {
@@ -138,6 +144,7 @@ private:
     ZeroedTable<Seen> seen_;  // [level][state]: states met by a loop's repetitions
     std::uint32_t run_ = 0, seenId_ = 0;
 };
+using ReachableStates = ReachableStatesOf<>;
 
 // Temporal loops 0 (outermost) to k-1, each with its trips (at least two: the nest layout drops
 // unit loops) and the predicate set it belongs to (-1: none). A context has one bit per set: every loop of the set above the current one is at
@@ -198,7 +205,7 @@ private:
     int k_ = 0;
     const std::int64_t* trips_ = nullptr;
     const int* setOf_ = nullptr;
-    ReachableStates states_;
+    ReachableStatesOf<> states_;
 };
 
 } // namespace nestor::model

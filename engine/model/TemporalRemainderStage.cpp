@@ -356,8 +356,22 @@ public:
     // step). Kind x is swept with categories `kindCats[x]`; slotOf gives each child's kind, and
     // child 0 (index 0 in every fanout loop) works whenever the instance does: its moves are the
     // instance's. False when declining (a table too small, or kinds that do not join).
+    // (summed over the joint sweep at once: a cost of the reachable-state sweep)
     struct InstanceLinks {
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
+        InstanceLinks& operator+=(const InstanceLinks& o)
+        {
+            accesses += o.accesses;
+            weighted += o.weighted;
+            linkWords += o.linkWords;
+            return *this;
+        }
+        friend InstanceLinks operator+(InstanceLinks a, const InstanceLinks& b) { return a += b; }
+        friend InstanceLinks operator-(const InstanceLinks& a, const InstanceLinks& b)
+        {
+            return {a.accesses - b.accesses, a.weighted - b.weighted, a.linkWords - b.linkWords};
+        }
+        friend InstanceLinks operator*(std::int64_t k, const InstanceLinks& a) { return {k * a.accesses, k * a.weighted, k * a.linkWords}; }
     };
     bool jointLinks(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats, const MeshLinks& mesh,
                     const std::vector<int>& slotOf, InstanceLinks& out, std::vector<std::int64_t>& sent)
@@ -434,28 +448,27 @@ public:
             }
             return outcomes_.emplace(key, o).first->second;
         };
-        auto sum = [&](auto&& figure) -> std::optional<std::int64_t> {
+        // The figures of the steps after the first, all three in one joint sweep; then, per
+        // outcome that uses links, how often it occurs.
+        auto sum = [&](auto&& figure) -> std::optional<decltype(figure(StepOutcome{}))> {
+            using Cost = decltype(figure(StepOutcome{}));
             auto step = [&](int j, int c, int into, int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter,
-                            int state) -> StateStep {
-                if (!jointCarry(j, c, into, entry, inner, busyBefore, busyAfter, g).possible) return {-1, 0};
+                            int state) -> StateStepOf<Cost> {
+                if (!jointPossible(entry, inner, busyBefore, busyAfter, g)) return {-1, Cost{}};
                 const StepOutcome& o = outcomeOf(j, c, into, busyAfter, state);
                 return {o.next, figure(o)};
             };
-            beginJoint();
-            const StateStep total = followJoint(0, top, start, instanceCats, g, step);
+            reachableStates<Cost>().begin();
+            const StateStepOf<Cost> total = followJoint<Cost>(0, top, start, instanceCats, g, step);
             if (total.first < 0 || overflow) return std::nullopt;
             return total.second;
         };
-        const auto accesses = sum([](const StepOutcome& o) { return o.accesses; });
-        const auto weighted = sum([](const StepOutcome& o) { return o.weighted; });
-        const auto linkWords = sum([](const StepOutcome& o) { return o.linkWords; });
-        if (!accesses || !weighted || !linkWords) return false;
-        out.accesses += *accesses;
-        out.weighted += *weighted;
-        out.linkWords = *linkWords;
+        const auto after = sum([](const StepOutcome& o) { return InstanceLinks{o.accesses, o.weighted, o.linkWords}; });
+        if (!after) return false;
+        out += *after;
         sent.assign(static_cast<std::size_t>(f_->children), 0);
         for (std::size_t t = 0; t < linkOutcomeSent_.size(); ++t) {
-            const auto times = sum([&](const StepOutcome& o) { return o.linkOutcome == static_cast<int>(t) ? 1 : 0; });
+            const auto times = sum([&](const StepOutcome& o) { return std::int64_t{o.linkOutcome == static_cast<int>(t) ? 1 : 0}; });
             if (!times) return false;
             for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += *times * linkOutcomeSent_[t][c];
         }
@@ -601,7 +614,7 @@ public:
             if (!carry.possible) return {-1, 0};
             return jointStep(carry, j, c, into, x, g, legacy);
         };
-        const StateStep after = followJoint(0, top, 0, instanceCats, g, shareStep);
+        const StateStep after = followJoint<std::int64_t>(0, top, 0, instanceCats, g, shareStep);
         if (after.first < 0) return std::nullopt;
         // The first step: every kind busy, each sent its whole tile (one delta per distinct shape).
         std::int64_t firstWords = 0;
@@ -617,17 +630,18 @@ public:
     // context c into a non-last (0) or the last (1) iteration, whose sweep starts at position
     // `inner` in context `entry`, with the kinds busy in the iteration before and after it (bit
     // per kind); a negative state gives up (as does this, then).
-    template <class Step>
-    StateStep followJoint(int p, int c, int s, const std::vector<Cat>& instanceCats, int g, Step& step)
+    template <class Cost, class Step>
+    StateStepOf<Cost> followJoint(int p, int c, int s, const std::vector<Cat>& instanceCats, int g, Step& step)
     {
-        if (p == f_->leafPos) return {s, 0};
-        if (const StateStep* known = reachable_.find(p, c, s)) return *known;
+        ReachableStatesOf<Cost>& reachable = reachableStates<Cost>();
+        if (p == f_->leafPos) return {s, Cost{}};
+        if (const StateStepOf<Cost>* known = reachable.find(p, c, s)) return *known;
         const NestLoop& l = f_->nest->loops[p];
         const int bit = bitOf_[l.dim];
-        StateStep result{s, 0};
+        StateStepOf<Cost> result{s, Cost{}};
         if (l.spatial()) {  // an instance loop: the same for every kind of child
             const Spatial sp = spatialEffect(instanceCats[static_cast<std::size_t>(p)], bit, c);
-            if (sp.active) result = followJoint(p + 1, canon(p + 1, sp.inner), s, instanceCats, g, step);
+            if (sp.active) result = followJoint<Cost>(p + 1, canon(p + 1, sp.inner), s, instanceCats, g, step);
         } else {
             const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
             const std::int64_t trips = tripsOf(l, bit, c);
@@ -638,27 +652,34 @@ public:
                 if (b[c1] & 1) busy1 |= 1u << x;
             }
             if (trips == 1 || busy0 == 0) {  // only the last iteration can work
-                result = followJoint(p + 1, c1, s, instanceCats, g, step);
+                result = followJoint<Cost>(p + 1, c1, s, instanceCats, g, step);
             } else {
                 const int j = f_->temporalIndex[p];
                 // A joint carry into a non-last (0) or the last (1) iteration, then its sweep.
-                auto iteration = [&](int into, int& x, std::int64_t& words) {
-                    const StateStep moved = step(j, c, into, into ? c1 : c0, p + 1, busy0, into ? busy1 : busy0, x);
+                auto iteration = [&](int into, int& x, Cost& words) {
+                    const StateStepOf<Cost> moved = step(j, c, into, into ? c1 : c0, p + 1, busy0, into ? busy1 : busy0, x);
                     if (moved.first < 0) return false;
-                    const StateStep inner = followJoint(p + 1, into ? c1 : c0, moved.first, instanceCats, g, step);
+                    const StateStepOf<Cost> inner = followJoint<Cost>(p + 1, into ? c1 : c0, moved.first, instanceCats, g, step);
                     x = inner.first;
                     words += moved.second + inner.second;
                     return x >= 0;
                 };
-                result = followJoint(p + 1, c0, s, instanceCats, g, step);
+                result = followJoint<Cost>(p + 1, c0, s, instanceCats, g, step);
                 if (result.first < 0 ||
-                    !reachable_.repeat(j, trips - 2, result.first, result.second, [&](int& x, std::int64_t& w) { return iteration(0, x, w); }) ||
+                    !reachable.repeat(j, trips - 2, result.first, result.second, [&](int& x, Cost& w) { return iteration(0, x, w); }) ||
                     (busy1 != 0 && !iteration(1, result.first, result.second)))
-                    return {-1, 0};
+                    return {-1, Cost{}};
             }
         }
-        reachable_.store(p, c, s, result);
+        reachable.store(p, c, s, result);
         return result;
+    }
+    // The memo of the joint sweeps that sum one figure (the words moved) or jointLinks' three.
+    template <class Cost>
+    ReachableStatesOf<Cost>& reachableStates()
+    {
+        if constexpr (std::is_same_v<Cost, std::int64_t>) return reachable_;
+        else return reachableLinks_;
     }
 
     // A new joint analysis: the joint carries described for the last one are forgotten.
@@ -704,8 +725,7 @@ public:
 
     // The joint carry of temporal loop j in context c into the next iteration (context `entry` at
     // position `inner`): the kinds busy there move from their last busy step, each distinct delta
-    // sent once. Impossible when a kind busy there was idle before it or idles in its first step.
-    // Described once per analysis (jointStep applies it to a state).
+    // sent once (possible as jointPossible says). Described once per analysis (jointStep applies it to a state).
     struct JointCarry {
         std::uint32_t stamp = 0;
         bool possible = false;
@@ -715,6 +735,15 @@ public:
         std::array<int, kMaxSharingKinds> wholeId{}, newWordsId{};
         std::array<std::int64_t, kMaxSharingKinds> wholeWords{};
     };
+    // Whether the kinds can join at a carry into context `entry` at position `inner`: none busy
+    // after it was idle before it or idles in its first step.
+    bool jointPossible(int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter, int g) const
+    {
+        for (int x = 0; x < g; ++x)
+            if ((busyAfter >> x) & 1u)
+                if (!((busyBefore >> x) & 1u) || !(traces_[static_cast<std::size_t>(x)].busy[inner][entry] & 2)) return false;
+        return true;
+    }
     const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter, int g)
     {
         JointCarry& out = jointCarries_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
@@ -722,9 +751,7 @@ public:
         out = JointCarry{};
         out.stamp = jointRun_;
         out.busyAfter = busyAfter;
-        for (int x = 0; x < g; ++x)
-            if ((busyAfter >> x) & 1u)
-                if (!((busyBefore >> x) & 1u) || !(traces_[static_cast<std::size_t>(x)].busy[inner][entry] & 2)) return out;
+        if (!jointPossible(entry, inner, busyBefore, busyAfter, g)) return out;
         out.possible = true;
         std::array<Delta, 2 * kMaxSharingKinds> deltas;
         int nDeltas = 0;
@@ -867,6 +894,7 @@ private:
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
     std::uint32_t jointRun_ = 0;
     ReachableStates reachable_;
+    ReachableStatesOf<InstanceLinks> reachableLinks_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none) and the neighbour
     // differences under which some step can be served.
     std::vector<Delta> linkDeltas_;
