@@ -102,6 +102,29 @@ struct KindCategories {
     }
 };
 
+// Words served under each of a few moves (linkMatches), summed over one sweep at once: a cost of
+// the reachable-state sweep.
+constexpr std::size_t kMovesPerSweep = 8;
+struct MoveWords {
+    std::array<std::int64_t, kMovesPerSweep> words{};
+    MoveWords& operator+=(const MoveWords& o)
+    {
+        for (std::size_t i = 0; i < kMovesPerSweep; ++i) words[i] += o.words[i];
+        return *this;
+    }
+    friend MoveWords operator+(MoveWords a, const MoveWords& b) { return a += b; }
+    friend MoveWords operator-(MoveWords a, const MoveWords& b)
+    {
+        for (std::size_t i = 0; i < kMovesPerSweep; ++i) a.words[i] -= b.words[i];
+        return a;
+    }
+    friend MoveWords operator*(std::int64_t k, MoveWords a)
+    {
+        for (std::int64_t& w : a.words) w *= k;
+        return a;
+    }
+};
+
 class TemporalRemainderAnalysis {
 public:
     // Binds the analysis to a stage and assigns the context bits and tile shapes; Capacity when
@@ -276,7 +299,7 @@ public:
         auto reuseStep = [&](int j, int c, int into, std::int64_t wholeWords, int x) {
             return tt_.reuse(x, move_[j][c][into], diff_[j][c][into], wholeWords, legacy);
         };
-        const StateStep after = followSweep(0, top, 0, KindCategories{f_->leafPos, &instanceCats, &childCats}, reuseStep);
+        const StateStep after = followSweep<std::int64_t>(0, top, 0, KindCategories{f_->leafPos, &instanceCats, &childCats}, reuseStep);
         out.moved = words_[whole.first] + after.second;
         return StageDecline::None;
     }
@@ -297,48 +320,43 @@ public:
         const KindCategories cats{f_->leafPos, &instanceCats, &childCats};
         linkDeltas_.assign(1, Delta{});
         const int start = linkDeltaId(wholeDelta(tileAtOrigin(sweepAt(0, top).first), nRanks)) * S;
-        // wanted < 0: a first pass that only collects the differences some step can be served under.
-        int wanted = -1;
         bool overflow = false;
-        servable_.clear();
-        auto linkStep = [&](int j, int c, int into, std::int64_t wholeWords, int state) -> StateStep {
-            const int s = state % S, q = state / S;
-            const int m = move_[j][c][into];
-            const auto [to, moved] = tt_.reuse(s, m, diff_[j][c][into], wholeWords, false);
-            if (moved == 0) return {to, 0};
-            const Delta now = carryDelta(carryTiles(shapes_[j][c][into], carry_[j][c][into]), moved);
-            const int id = linkDeltaId(now);
-            if ((id + 1) * S > ReachableStates::kMaxStates) {  // (the sweep goes on; its figures are dropped)
-                overflow = true;
-                return {to, 0};
-            }
-            std::int64_t served = 0;
-            if (q != 0) {
-                const Delta& before = linkDeltas_[static_cast<std::size_t>(q)];
-                Vec shift{};
-                for (int r = 0; r < nRanks; ++r) shift[r] = now.outer.lo[r] - before.outer.lo[r];
-                if (before.shiftedBy(shift, nRanks) == now) {
-                    Vec difference{};  // the neighbour's offset less this child's
-                    for (int r = 0; r < nRanks; ++r) difference[r] = shift[r] + carry_[j][c][into][r];
-                    if (wanted < 0) {
-                        if (std::find(servable_.begin(), servable_.end(), difference) == servable_.end()) servable_.push_back(difference);
-                    } else if (difference == moves[static_cast<std::size_t>(wanted)]) {
-                        served = moved;
+        matched.assign(moves.size(), 0);
+        // A sweep per kMovesPerSweep moves, each summing the words served under each of them.
+        for (std::size_t from = 0; from < moves.size(); from += kMovesPerSweep) {
+            const std::size_t until = std::min(moves.size(), from + kMovesPerSweep);
+            auto linkStep = [&](int j, int c, int into, std::int64_t wholeWords, int state) -> StateStepOf<MoveWords> {
+                const int s = state % S, q = state / S;
+                const int m = move_[j][c][into];
+                const auto [to, moved] = tt_.reuse(s, m, diff_[j][c][into], wholeWords, false);
+                if (moved == 0) return {to, MoveWords{}};
+                const Delta now = carryDelta(carryTiles(shapes_[j][c][into], carry_[j][c][into]), moved);
+                const int id = linkDeltaId(now);
+                if ((id + 1) * S > ReachableStates::kMaxStates) {  // (the sweep goes on; its figures are dropped)
+                    overflow = true;
+                    return {to, MoveWords{}};
+                }
+                MoveWords served;
+                if (q != 0) {
+                    const Delta& before = linkDeltas_[static_cast<std::size_t>(q)];
+                    Vec shift{};
+                    for (int r = 0; r < nRanks; ++r) shift[r] = now.outer.lo[r] - before.outer.lo[r];
+                    if (before.shiftedBy(shift, nRanks) == now) {
+                        Vec difference{};  // the neighbour's offset less this child's
+                        for (int r = 0; r < nRanks; ++r) difference[r] = shift[r] + carry_[j][c][into][r];
+                        for (std::size_t i = from; i < until; ++i)
+                            if (difference == moves[i]) {  // (the moves are distinct)
+                                served.words[i - from] = moved;
+                                break;
+                            }
                     }
                 }
-            }
-            return {id * S + to, served};
-        };
-        matched.assign(moves.size(), 0);
-        reachable_.begin();
-        followSweep(0, top, start, cats, linkStep);
-        if (overflow) return false;
-        for (std::size_t i = 0; i < moves.size(); ++i) {
-            if (std::find(servable_.begin(), servable_.end(), moves[i]) == servable_.end()) continue;
-            wanted = static_cast<int>(i);
-            reachable_.begin();
-            matched[i] = followSweep(0, top, start, cats, linkStep).second;
+                return {id * S + to, served};
+            };
+            reachableMoves_.begin();
+            const MoveWords total = followSweep<MoveWords>(0, top, start, cats, linkStep).second;
             if (overflow) return false;
+            for (std::size_t i = from; i < until; ++i) matched[i] = total.words[i - from];
         }
         return true;
     }
@@ -511,48 +529,49 @@ public:
     // sweep at position p in (canonical) context c from state s, following only the states
     // reached (ReachableSweep.h). step(j, c, into, wholeWords, s): a carry of temporal loop j in
     // context c into a non-last (0) or the last (1) iteration whose first tile has wholeWords.
-    template <class Cats, class Step>
-    StateStep followSweep(int p, int c, int s, const Cats& cats, Step& step)
+    template <class Cost, class Cats, class Step>
+    StateStepOf<Cost> followSweep(int p, int c, int s, const Cats& cats, Step& step)
     {
-        if (p == end_) return {s, 0};
-        if (const StateStep* known = reachable_.find(p, c, s)) return *known;
-        return followNewSweep(p, c, s, cats, step);
+        if (p == end_) return {s, Cost{}};
+        if (const StateStepOf<Cost>* known = reachableStates<Cost>().find(p, c, s)) return *known;
+        return followNewSweep<Cost>(p, c, s, cats, step);
     }
     // (followSweep's check inlined at each call: most sweeps followed were followed before, and
     // the call of this large function cost more than the lookup)
-    template <class Cats, class Step>
-    StateStep followNewSweep(int p, int c, int s, const Cats& cats, Step& step)
+    template <class Cost, class Cats, class Step>
+    StateStepOf<Cost> followNewSweep(int p, int c, int s, const Cats& cats, Step& step)
     {
+        ReachableStatesOf<Cost>& reachable = reachableStates<Cost>();
         const NestLoop& l = f_->nest->loops[p];
         const int bit = bitOf_[l.dim];
-        StateStep result{s, 0};
+        StateStepOf<Cost> result{s, Cost{}};
         if (l.spatial()) {
             const Spatial sp = spatialEffect(cats(p), bit, c);
-            if (sp.active) result = followSweep(p + 1, canon(p + 1, sp.inner), s, cats, step);
+            if (sp.active) result = followSweep<Cost>(p + 1, canon(p + 1, sp.inner), s, cats, step);
         } else {
             const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
             const std::int64_t trips = tripsOf(l, bit, c);
             const Sweep& s0 = sweepAt(p + 1, c0);
             const Sweep& s1 = sweepAt(p + 1, c1);
             if (trips == 1 || !s0.busy) {  // only the last iteration can work
-                result = followSweep(p + 1, c1, s, cats, step);
+                result = followSweep<Cost>(p + 1, c1, s, cats, step);
             } else {
                 const int j = f_->temporalIndex[p];
                 // A carry into a non-last (0) or the last (1) iteration, then its sweep.
-                auto iteration = [&](int into, int& x, std::int64_t& words) {
+                auto iteration = [&](int into, int& x, Cost& words) {
                     const int shape = into ? s1.first : s0.first;
                     const auto [to, moved] = step(j, c, into, words_[shape], x);
-                    const StateStep inner = followSweep(p + 1, into ? c1 : c0, to, cats, step);
+                    const StateStepOf<Cost> inner = followSweep<Cost>(p + 1, into ? c1 : c0, to, cats, step);
                     x = inner.first;
                     words += moved + inner.second;
                     return true;
                 };
-                result = followSweep(p + 1, c0, s, cats, step);
-                reachable_.repeat(j, trips - 2, result.first, result.second, [&](int& x, std::int64_t& w) { return iteration(0, x, w); });
+                result = followSweep<Cost>(p + 1, c0, s, cats, step);
+                reachable.repeat(j, trips - 2, result.first, result.second, [&](int& x, Cost& w) { return iteration(0, x, w); });
                 if (s1.busy) iteration(1, result.first, result.second);
             }
         }
-        reachable_.store(p, c, s, result);
+        reachable.store(p, c, s, result);
         return result;
     }
 
@@ -679,6 +698,7 @@ public:
     ReachableStatesOf<Cost>& reachableStates()
     {
         if constexpr (std::is_same_v<Cost, std::int64_t>) return reachable_;
+        else if constexpr (std::is_same_v<Cost, MoveWords>) return reachableMoves_;
         else return reachableLinks_;
     }
 
@@ -895,10 +915,9 @@ private:
     std::uint32_t jointRun_ = 0;
     ReachableStates reachable_;
     ReachableStatesOf<InstanceLinks> reachableLinks_;
-    // linkMatches(): the deltas met (relative to their step's position; 0 none) and the neighbour
-    // differences under which some step can be served.
+    ReachableStatesOf<MoveWords> reachableMoves_;
+    // linkMatches(): the deltas met (relative to their step's position; 0 none).
     std::vector<Delta> linkDeltas_;
-    std::vector<Vec> servable_;
     // jointLinks(): the joint states met (per kind its reuse state and its last delta's id),
     // the steps' outcomes by (loop, context, into, joint state), and per outcome that uses links
     // the words each child forwards in it.
