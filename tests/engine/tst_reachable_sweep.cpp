@@ -30,6 +30,19 @@ struct Machine {
     }
 };
 
+// Two figures summed alike, as a cost of the reachable-state sweep.
+struct Figures {
+    std::int64_t a = 0, b = 0;
+    Figures& operator+=(const Figures& o)
+    {
+        a += o.a;
+        b += o.b;
+        return *this;
+    }
+    friend Figures operator-(const Figures& x, const Figures& y) { return {x.a - y.a, x.b - y.b}; }
+    friend Figures operator*(std::int64_t k, const Figures& x) { return {k * x.a, k * x.b}; }
+};
+
 // A random step table over k loops, 2^sets contexts and n states.
 struct StepTable {
     int contexts, n;
@@ -108,6 +121,38 @@ private slots:
             }
             QCOMPARE(x, expectX);
             QCOMPARE(cost, expectCost);
+        }
+    }
+
+    // A cost of several figures (the temporal-remainder form sums three at once, or the words
+    // served under several moves): each summed as if it were the only one, stepping one by one.
+    void repeatSumsSeveralFiguresAtOnce()
+    {
+        std::mt19937_64 rng(12);
+        ReachableStatesOf<Figures> states;
+        for (int round = 0; round < 200; ++round) {
+            const int n = 1 + static_cast<int>(rng() % 200);
+            const Machine first(n, rng), second(n, rng);  // second.cost: the other figure (its successors unused)
+            const int start = static_cast<int>(rng() % static_cast<std::uint64_t>(n));
+            const std::int64_t times = static_cast<std::int64_t>(rng() % 100'000);
+            int x = start;
+            Figures cost{3, 5};
+            states.begin();
+            QVERIFY(states.repeat(1, times, x, cost, [&](int& y, Figures& w) {
+                w += Figures{first.cost[static_cast<std::size_t>(y)], second.cost[static_cast<std::size_t>(y)]};
+                y = first.next[static_cast<std::size_t>(y)];
+                return true;
+            }));
+            int expectX = start;
+            std::int64_t expectA = 3, expectB = 5;
+            for (std::int64_t i = 0; i < times; ++i) {
+                expectA += first.cost[static_cast<std::size_t>(expectX)];
+                expectB += second.cost[static_cast<std::size_t>(expectX)];
+                expectX = first.next[static_cast<std::size_t>(expectX)];
+            }
+            QCOMPARE(x, expectX);
+            QCOMPARE(cost.a, expectA);
+            QCOMPARE(cost.b, expectB);
         }
     }
 
