@@ -575,6 +575,23 @@ public:
         return result;
     }
 
+    // What the spatial loops above the children do to an instance of categories `cats`, appended
+    // to `out`: per loop and (canonical) context there, 0xff where the instance idles, else the
+    // context below it. The analysis reads an instance's categories only so (spatialEffect, in
+    // contexts among these), so kinds of equal effects have equal figures.
+    void instanceEffects(const std::vector<Cat>& cats, std::vector<std::uint8_t>& out) const
+    {
+        for (int p = 0; p < f_->leafPos; ++p) {
+            const NestLoop& l = f_->nest->loops[p];
+            if (!l.spatial()) continue;
+            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                const Spatial sp = spatialEffect(cats[static_cast<std::size_t>(p)], bitOf_[l.dim], static_cast<int>(fixed_[p] | sub));
+                out.push_back(sp.active ? static_cast<std::uint8_t>(canon(p + 1, sp.inner)) : std::uint8_t{0xff});
+                if (sub == 0) break;
+            }
+        }
+    }
+
     // With several kinds of child, where a child of categories `childCats` works and the shape
     // of its tile in each context that reaches the fanout.
     ChildBehaviour behaviourOf(const std::vector<Cat>& childCats) const
@@ -1099,12 +1116,25 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     groups[0] = f.groups();
     if (perChildKind(f) && !placeChildren(f, analysis, children, standsFor, groups, sharings))
         return StageDecline::ChildKindsShareOffset;
-    // Kinds with the same categories in the spatial loops (and the same behaviour of child, where
-    // children are of several kinds) see the same figures.
+    // Kinds of instance whose spatial loops act alike (instanceEffects: a third of Ruby's kinds
+    // on VGG-16 conv3_1 have another's effects) with children of the same behaviour, where they
+    // are of several kinds, see the same figures.
     struct Key {
-        std::array<std::uint64_t, 4> cats{};  // the instance's categories, 3 bits each (21 a word)
+        std::size_t effects = 0;  // the number of the instance's effects among those met
         std::size_t child = 0;
         bool operator==(const Key&) const = default;
+    };
+    thread_local std::vector<std::uint8_t> effectsMet, effectsOfKind;  // (effectsMet: each one met, concatenated)
+    effectsMet.clear();
+    auto effectsNumber = [&](const Kind& ik) -> std::size_t {
+        effectsOfKind.clear();
+        analysis.instanceEffects(ik.cats, effectsOfKind);
+        const std::size_t n = effectsOfKind.size();  // the same for every kind
+        if (n == 0) return 0;  // no spatial loop above the children: one kind
+        for (std::size_t at = 0; at < effectsMet.size(); at += n)
+            if (std::equal(effectsOfKind.begin(), effectsOfKind.end(), effectsMet.begin() + static_cast<std::ptrdiff_t>(at))) return at / n;
+        effectsMet.insert(effectsMet.end(), effectsOfKind.begin(), effectsOfKind.end());
+        return effectsMet.size() / n - 1;
     };
     thread_local std::vector<std::pair<Key, ChildFigures>> known;
     known.clear();
@@ -1157,13 +1187,14 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         clearStageResult(out);
         return d;
     };
+    // With several kinds of child where links form: per number of effects, its counts over the
+    // mesh (jointLinks) once known.
+    thread_local std::vector<std::optional<TemporalRemainderAnalysis::InstanceLinks>> jointKnown;
+    thread_local std::vector<std::vector<std::int64_t>> jointSent;
+    jointKnown.clear();
     for (const Kind& ik : instances) {
         Key key;
-        for (int p = 0, field = 0; p < f.leafPos; ++p)
-            if (nest.loops[p].spatial()) {
-                key.cats[static_cast<std::size_t>(field / 21)] |= std::uint64_t(ik.cats[static_cast<std::size_t>(p)]) << (3 * (field % 21));
-                ++field;
-            }
+        key.effects = effectsNumber(ik);
         for (std::size_t c = 0; c < children.size(); ++c) {
             key.child = static_cast<std::size_t>(standsFor[c]);
             auto hit = std::find_if(known.begin(), known.end(), [&](const auto& e) { return e.first == key; });
@@ -1234,8 +1265,17 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         }
         if (!used) continue;
         if (jointKinds) {
-            TemporalRemainderAnalysis::InstanceLinks counted;
-            if (!analysis.jointLinks(ik.cats, kindsOfChild, links, slotOfChild, counted, sent)) return decline(linksDecline);
+            if (jointKnown.size() <= key.effects) {
+                jointKnown.resize(key.effects + 1);
+                if (jointSent.size() <= key.effects) jointSent.resize(key.effects + 1);
+            }
+            if (!jointKnown[key.effects]) {
+                jointKnown[key.effects] = TemporalRemainderAnalysis::InstanceLinks{0, 0, 0};
+                if (!analysis.jointLinks(ik.cats, kindsOfChild, links, slotOfChild, *jointKnown[key.effects], jointSent[key.effects]))
+                    return decline(linksDecline);
+            }
+            const TemporalRemainderAnalysis::InstanceLinks& counted = *jointKnown[key.effects];
+            sent = jointSent[key.effects];
             accesses = counted.accesses;
             weighted = counted.weighted;
             saved.linkWords = counted.linkWords;
