@@ -1,6 +1,7 @@
 #include "model/TemporalRemainderStage.h"
 
 #include "model/ChildPartition.h"
+#include "model/KindEnumeration.h"
 #include "model/MeshLinks.h"
 #include "model/ReachableSweep.h"
 #include "model/ReuseGeometry.h"
@@ -67,28 +68,6 @@ struct ChildBehaviour {
     std::array<std::uint64_t, kMaxShapeDims> residual{};
     bool operator==(const ChildBehaviour&) const = default;
 };
-
-// Every combination of categories over the spatial loops in [from, to), as the walker forms them.
-void enumerateKinds(const NestLayout& nest, int from, int to, bool perPosition, std::vector<Kind>& kinds)
-{
-    kinds.assign(1, Kind{});
-    if (perPosition) kinds[0].cats.assign(nest.loops.size(), Cat::Any);
-    thread_local std::vector<Kind> next;
-    for (int p = from; p < to; ++p) {
-        const NestLoop& l = nest.loops[p];
-        if (!l.spatial()) continue;
-        next.clear();
-        for (const Kind& k : kinds)
-            for (const auto& [cat, n] : walker::categoriesOf(l, nest.dimImperfect(l.dim))) {
-                Kind x = k;
-                if (perPosition) x.cats[static_cast<std::size_t>(p)] = cat;
-                else x.cats.push_back(cat);
-                x.count *= n;
-                next.push_back(std::move(x));
-            }
-        kinds.swap(next);
-    }
-}
 
 // The category at nest position p of one kind of instance (per position above the fanout) and
 // of child (per fanout loop).
