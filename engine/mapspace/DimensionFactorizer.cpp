@@ -166,14 +166,19 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
                     if (next[i] % N == 0 && take(next[i] / N, next[i] / N, next[i], t.weight(ns, i))) break;
         } else {
             const std::int64_t pmax = std::min(hi, (D - 1) / (N - 1));
-            auto weightOf = [&](std::int64_t P) { return t.upTo(ns, std::min(N * P, D)) - t.upTo(ns, (N - 1) * P); };
             if (lo <= pmax && pmax - lo < kLinearScanBounds) {
+                // Bound P takes the states in ((N-1) P, min(N P, D)]: both ends rise with P, so two
+                // cursors follow them (a search per end and bound showed in random sampling).
+                std::size_t from = t.firstAbove(ns, (N - 1) * lo), to = t.firstAbove(ns, std::min(N * lo, D));
+                auto before = [&](std::size_t i) { return i == 0 ? 0.0L : t.prefix[ns][i - 1]; };
                 for (std::int64_t P = lo; P <= pmax && !chosen; ++P) {
-                    const long double w = weightOf(P);
+                    while (from < next.size() && next[from] <= (N - 1) * P) ++from;
+                    while (to < next.size() && next[to] <= std::min(N * P, D)) ++to;
+                    const long double w = before(to) - before(from);
                     if (w <= 0.0L) continue;
                     if (x >= w) {
                         x -= w;
-                        const std::size_t last = t.firstAbove(ns, std::min(N * P, D)) - 1;
+                        const std::size_t last = to - 1;
                         bestP = P, bestR = next[last] - (N - 1) * P, bestN = next[last];
                         continue;
                     }
