@@ -14,6 +14,7 @@
 #include <memory>
 #include <unordered_map>
 #include <optional>
+#include <type_traits>
 
 namespace nestor::model {
 namespace {
@@ -353,8 +354,7 @@ public:
     // step). Kind x is swept with categories `kindCats[x]`; slotOf gives each child's kind, and
     // child 0 (index 0 in every fanout loop) works whenever the instance does: its moves are the
     // instance's. False when declining (a table too small, or kinds that do not join).
-    // (summed over the joint sweep at once: a cost of the reachable-state sweep)
-    struct InstanceLinks {
+    struct InstanceLinks {  // (summed over the joint sweep at once: a cost of the reachable-state sweep)
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
         InstanceLinks& operator+=(const InstanceLinks& o)
         {
@@ -689,7 +689,8 @@ public:
         reachable.store(p, c, s, result);
         return result;
     }
-    // The memo of the joint sweeps that sum one figure (the words moved) or jointLinks' three.
+    // The memo of the sweeps that sum one figure (the words moved), the words served under each
+    // of a few moves (linkMatches) or jointLinks' three figures.
     template <class Cost>
     ReachableStatesOf<Cost>& reachableStates()
     {
@@ -741,7 +742,8 @@ public:
 
     // The joint carry of temporal loop j in context c into the next iteration (context `entry` at
     // position `inner`): the kinds busy there move from their last busy step, each distinct delta
-    // sent once (possible as jointPossible says). Described once per analysis (jointStep applies it to a state).
+    // sent once (possible as jointPossible says). Described once per analysis (jointStep applies
+    // it to a state).
     struct JointCarry {
         std::uint32_t stamp = 0;
         bool possible = false;
@@ -1095,9 +1097,10 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     groups[0] = f.groups();
     if (perChildKind(f) && !placeChildren(f, analysis, children, standsFor, groups, sharings))
         return StageDecline::ChildKindsShareOffset;
-    // Kinds of instance whose spatial loops act alike (instanceEffects: a third of Ruby's kinds
-    // on VGG-16 conv3_1 have another's effects) with children of the same behaviour, where they
-    // are of several kinds, see the same figures.
+    // Kinds of instance whose spatial loops act alike (instanceEffects; in Ruby's searches on
+    // VGG-16 conv3_1 two kinds in three have another kind's effects, on AlexNet conv2 one in
+    // two) with children of the same behaviour, where they are of several kinds, see the same
+    // figures.
     struct Key {
         std::size_t effects = 0;  // the number of the instance's effects among those met
         std::size_t child = 0;
@@ -1244,10 +1247,8 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         }
         if (!used) continue;
         if (jointKinds) {
-            if (jointKnown.size() <= key.effects) {
-                jointKnown.resize(key.effects + 1);
-                if (jointSent.size() <= key.effects) jointSent.resize(key.effects + 1);
-            }
+            if (jointKnown.size() <= key.effects) jointKnown.resize(key.effects + 1);
+            if (jointSent.size() <= key.effects) jointSent.resize(key.effects + 1);
             if (!jointKnown[key.effects]) {
                 jointKnown[key.effects] = TemporalRemainderAnalysis::InstanceLinks{0, 0, 0};
                 if (!analysis.jointLinks(ik.cats, kindsOfChild, links, slotOfChild, *jointKnown[key.effects], jointSent[key.effects]))
