@@ -771,11 +771,12 @@ public:
         out.busyAfter = busyAfter;
         if (!jointPossible(entry, inner, busyBefore, busyAfter, g)) return out;
         out.possible = true;
-        std::array<Delta, 2 * kMaxSharingKinds> deltas;
+        // With one kind busy its delta is sent whichever it is: the deltas need not be told apart.
+        const bool several = (busyAfter & (busyAfter - 1)) != 0;
         int nDeltas = 0;
         auto idOf = [&](const Delta& d) {
-            const int at = static_cast<int>(std::find(deltas.begin(), deltas.begin() + nDeltas, d) - deltas.begin());
-            if (at == nDeltas) deltas[static_cast<std::size_t>(nDeltas++)] = d;
+            const int at = static_cast<int>(std::find(jointDeltas_.begin(), jointDeltas_.begin() + nDeltas, d) - jointDeltas_.begin());
+            if (at == nDeltas) jointDeltas_[static_cast<std::size_t>(nDeltas++)] = d;
             return at;
         };
         for (int x = 0; x < g; ++x) {
@@ -783,6 +784,11 @@ public:
             const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
             const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
             out.wholeWords[static_cast<std::size_t>(x)] = tiles.cur.size(f_->nRanks);
+            if (!several) {
+                out.wholeId[static_cast<std::size_t>(x)] = 0;
+                out.newWordsId[static_cast<std::size_t>(x)] = 1;
+                continue;
+            }
             out.wholeId[static_cast<std::size_t>(x)] = idOf(wholeDelta(tiles.cur, f_->nRanks));
             out.newWordsId[static_cast<std::size_t>(x)] = idOf(difference(tiles.cur, tiles.prev, f_->nRanks));
         }
@@ -911,6 +917,7 @@ private:
     decltype(Tables::traces)& traces_ = tables_->traces;
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
     std::uint32_t jointRun_ = 0;
+    std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
     ReachableStates reachable_;
     ReachableStatesOf<InstanceLinks> reachableLinks_;
     ReachableStatesOf<MoveWords> reachableMoves_;
