@@ -70,10 +70,12 @@ MeshLinks::Savings MeshLinks::apply(const std::vector<std::int64_t>& matched, st
     return s;
 }
 
-void MeshLinks::countDistinct(std::vector<Delta>& deltas, std::int64_t& accesses, std::int64_t& weighted)
+void MeshLinks::countDistinct(std::vector<const Delta*>& deltas, std::int64_t& accesses, std::int64_t& weighted)
 {
     accesses = weighted = 0;
-    auto less = [](const Delta& a, const Delta& b) {
+    auto less = [](const Delta* pa, const Delta* pb) {
+        const Delta& a = *pa;
+        const Delta& b = *pb;
         if (a.size != b.size) return a.size < b.size;
         if (a.kind != b.kind) return a.kind < b.kind;
         if (a.outer.lo != b.outer.lo) return a.outer.lo < b.outer.lo;
@@ -84,8 +86,8 @@ void MeshLinks::countDistinct(std::vector<Delta>& deltas, std::int64_t& accesses
     };
     std::sort(deltas.begin(), deltas.end(), less);
     for (std::size_t i = 0; i < deltas.size(); ++i) {
-        weighted += deltas[i].size;
-        if (i == 0 || !(deltas[i] == deltas[i - 1])) accesses += deltas[i].size;
+        weighted += deltas[i]->size;
+        if (i == 0 || !(*deltas[i] == *deltas[i - 1])) accesses += deltas[i]->size;
     }
 }
 
@@ -94,7 +96,8 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
 {
     StepFigures out;
     const std::size_t n = offs_.size();
-    thread_local std::vector<Delta> mine, rest;
+    thread_local std::vector<Delta> mine;
+    thread_local std::vector<const Delta*> rest;  // (pointers: sorting the deltas themselves copied them about)
     thread_local std::vector<int> sender;
     mine.resize(n);
     sender.assign(n, -1);
@@ -102,7 +105,7 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
     for (std::size_t c = 0; c < n; ++c) mine[c] = now[slotOf[c]].shiftedBy(offs_[c], nRanks_);
     rest.clear();
     for (std::size_t c = 0; c < n; ++c)
-        if (mine[c].size > 0) rest.push_back(mine[c]);
+        if (mine[c].size > 0) rest.push_back(&mine[c]);
     std::int64_t accessesWithout = 0, weightedWithout = 0;
     countDistinct(rest, accessesWithout, weightedWithout);
     out.accesses = accessesWithout;
@@ -126,7 +129,7 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
     if (!any) return out;
     rest.clear();
     for (std::size_t c = 0; c < n; ++c)
-        if (mine[c].size > 0 && sender[c] < 0) rest.push_back(mine[c]);
+        if (mine[c].size > 0 && sender[c] < 0) rest.push_back(&mine[c]);
     std::int64_t accessesWith = 0, weightedWith = 0;
     countDistinct(rest, accessesWith, weightedWith);
     if (accessesWith >= accessesWithout) return out;

@@ -57,7 +57,7 @@ private:
     void buildGeometry(const StageFrame& f, Moves which);
     std::array<std::int64_t, 4> neighbours(std::size_t c) const;
     // The distinct deltas among `deltas` (the words of each once) and their total words.
-    static void countDistinct(std::vector<Delta>& deltas, std::int64_t& accesses, std::int64_t& weighted);
+    static void countDistinct(std::vector<const Delta*>& deltas, std::int64_t& accesses, std::int64_t& weighted);
     int nRanks_ = 0;
     std::int64_t fanX_ = 1, fanY_ = 1;
     std::vector<Vec> offs_;
