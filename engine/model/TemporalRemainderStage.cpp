@@ -82,25 +82,26 @@ struct KindCategories {
     }
 };
 
-// Words served under each of a few moves (linkMatches), summed over one sweep at once: a cost of
-// the reachable-state sweep.
-constexpr std::size_t kMovesPerSweep = 8;
-struct MoveWords {
-    std::array<std::int64_t, kMovesPerSweep> words{};
-    MoveWords& operator+=(const MoveWords& o)
+// A few figures summed over one sweep at once, a cost of the reachable-state sweep: the words
+// served under each of eight moves (linkMatches), how often each of eight outcomes of a joint
+// step occurs (jointLinks).
+constexpr std::size_t kSumsPerSweep = 8;
+struct SweepSums {
+    std::array<std::int64_t, kSumsPerSweep> v{};
+    SweepSums& operator+=(const SweepSums& o)
     {
-        for (std::size_t i = 0; i < kMovesPerSweep; ++i) words[i] += o.words[i];
+        for (std::size_t i = 0; i < kSumsPerSweep; ++i) v[i] += o.v[i];
         return *this;
     }
-    friend MoveWords operator+(MoveWords a, const MoveWords& b) { return a += b; }
-    friend MoveWords operator-(MoveWords a, const MoveWords& b)
+    friend SweepSums operator+(SweepSums a, const SweepSums& b) { return a += b; }
+    friend SweepSums operator-(SweepSums a, const SweepSums& b)
     {
-        for (std::size_t i = 0; i < kMovesPerSweep; ++i) a.words[i] -= b.words[i];
+        for (std::size_t i = 0; i < kSumsPerSweep; ++i) a.v[i] -= b.v[i];
         return a;
     }
-    friend MoveWords operator*(std::int64_t k, MoveWords a)
+    friend SweepSums operator*(std::int64_t k, SweepSums a)
     {
-        for (std::int64_t& w : a.words) w *= k;
+        for (std::int64_t& x : a.v) x *= k;
         return a;
     }
 };
@@ -302,21 +303,21 @@ public:
         const int start = linkDeltaId(wholeDelta(tileAtOrigin(sweepAt(0, top).first), nRanks)) * S;
         bool overflow = false;
         matched.assign(moves.size(), 0);
-        // A sweep per kMovesPerSweep moves, each summing the words served under each of them.
-        for (std::size_t from = 0; from < moves.size(); from += kMovesPerSweep) {
-            const std::size_t until = std::min(moves.size(), from + kMovesPerSweep);
-            auto linkStep = [&](int j, int c, int into, std::int64_t wholeWords, int state) -> StateStepOf<MoveWords> {
+        // A sweep per kSumsPerSweep moves, summing the words served under each of them.
+        for (std::size_t from = 0; from < moves.size(); from += kSumsPerSweep) {
+            const std::size_t until = std::min(moves.size(), from + kSumsPerSweep);
+            auto linkStep = [&](int j, int c, int into, std::int64_t wholeWords, int state) -> StateStepOf<SweepSums> {
                 const int s = state % S, q = state / S;
                 const int m = move_[j][c][into];
                 const auto [to, moved] = tt_.reuse(s, m, diff_[j][c][into], wholeWords, false);
-                if (moved == 0) return {to, MoveWords{}};
+                if (moved == 0) return {to, SweepSums{}};
                 const Delta now = carryDelta(carryTiles(shapes_[j][c][into], carry_[j][c][into]), moved);
                 const int id = linkDeltaId(now);
                 if ((id + 1) * S > ReachableStates::kMaxStates) {  // (the sweep goes on; its figures are dropped)
                     overflow = true;
-                    return {to, MoveWords{}};
+                    return {to, SweepSums{}};
                 }
-                MoveWords served;
+                SweepSums served;
                 if (q != 0) {
                     const Delta& before = linkDeltas_[static_cast<std::size_t>(q)];
                     Vec shift{};
@@ -326,17 +327,17 @@ public:
                         for (int r = 0; r < nRanks; ++r) difference[r] = shift[r] + carry_[j][c][into][r];
                         for (std::size_t i = from; i < until; ++i)
                             if (difference == moves[i]) {  // (the moves are distinct)
-                                served.words[i - from] = moved;
+                                served.v[i - from] = moved;
                                 break;
                             }
                     }
                 }
                 return {id * S + to, served};
             };
-            reachableMoves_.begin();
-            const MoveWords total = followSweep<MoveWords>(0, top, start, cats, linkStep).second;
+            reachableSums_.begin();
+            const SweepSums total = followSweep<SweepSums>(0, top, start, cats, linkStep).second;
             if (overflow) return false;
-            for (std::size_t i = from; i < until; ++i) matched[i] = total.words[i - from];
+            for (std::size_t i = from; i < until; ++i) matched[i] = total.v[i - from];
         }
         return true;
     }
@@ -373,7 +374,7 @@ public:
     bool jointLinks(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats, const MeshLinks& mesh,
                     const std::vector<int>& slotOf, InstanceLinks& out, std::vector<std::int64_t>& sent)
     {
-        constexpr std::size_t kMaxLinkOutcomes = 64;  // outcomes that use links (a sweep each)
+        constexpr std::size_t kMaxLinkOutcomes = 64;  // outcomes that use links (a sweep per kSumsPerSweep)
         const int g = static_cast<int>(kindCats.size());
         if (g > kMaxSharingKinds) return false;
         const int nRanks = f_->nRanks;
@@ -445,8 +446,8 @@ public:
             }
             return outcomes_.emplace(key, o).first->second;
         };
-        // The figures of the steps after the first, all three in one joint sweep; then, per
-        // outcome that uses links, how often it occurs.
+        // The figures of the steps after the first, all three in one joint sweep; then how often
+        // each outcome that uses links occurs, eight outcomes a sweep.
         auto sum = [&](auto&& figure) -> std::optional<decltype(figure(StepOutcome{}))> {
             using Cost = decltype(figure(StepOutcome{}));
             auto step = [&](int j, int c, int into, int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter,
@@ -464,10 +465,16 @@ public:
         if (!after) return false;
         out += *after;
         sent.assign(static_cast<std::size_t>(f_->children), 0);
-        for (std::size_t t = 0; t < linkOutcomeSent_.size(); ++t) {
-            const auto times = sum([&](const StepOutcome& o) { return std::int64_t{o.linkOutcome == static_cast<int>(t) ? 1 : 0}; });
+        for (std::size_t from = 0; from < linkOutcomeSent_.size(); from += kSumsPerSweep) {
+            const auto times = sum([&](const StepOutcome& o) {
+                SweepSums once;
+                const auto t = static_cast<std::size_t>(o.linkOutcome);
+                if (o.linkOutcome >= 0 && t >= from && t < from + kSumsPerSweep) once.v[t - from] = 1;
+                return once;
+            });
             if (!times) return false;
-            for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += *times * linkOutcomeSent_[t][c];
+            for (std::size_t t = from; t < std::min(linkOutcomeSent_.size(), from + kSumsPerSweep); ++t)
+                for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += times->v[t - from] * linkOutcomeSent_[t][c];
         }
         return true;
     }
@@ -695,7 +702,7 @@ public:
     ReachableStatesOf<Cost>& reachableStates()
     {
         if constexpr (std::is_same_v<Cost, std::int64_t>) return reachable_;
-        else if constexpr (std::is_same_v<Cost, MoveWords>) return reachableMoves_;
+        else if constexpr (std::is_same_v<Cost, SweepSums>) return reachableSums_;
         else return reachableLinks_;
     }
 
@@ -920,7 +927,7 @@ private:
     std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
     ReachableStates reachable_;
     ReachableStatesOf<InstanceLinks> reachableLinks_;
-    ReachableStatesOf<MoveWords> reachableMoves_;
+    ReachableStatesOf<SweepSums> reachableSums_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none).
     std::vector<Delta> linkDeltas_;
     // jointLinks(): the joint states met (per kind its reuse state and its last delta's id),
