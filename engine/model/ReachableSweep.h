@@ -24,6 +24,28 @@ template <class Cost>
 using StateStepOf = std::pair<int, Cost>;
 using StateStep = StateStepOf<std::int64_t>;
 
+// A cost of n figures summed alike over one sweep (one sweep instead of n).
+template <std::size_t n>
+struct FigureSums {
+    std::array<std::int64_t, n> v{};
+    FigureSums& operator+=(const FigureSums& o)
+    {
+        for (std::size_t i = 0; i < n; ++i) v[i] += o.v[i];
+        return *this;
+    }
+    friend FigureSums operator+(FigureSums a, const FigureSums& b) { return a += b; }
+    friend FigureSums operator-(FigureSums a, const FigureSums& b)
+    {
+        for (std::size_t i = 0; i < n; ++i) a.v[i] -= b.v[i];
+        return a;
+    }
+    friend FigureSums operator*(std::int64_t k, FigureSums a)
+    {
+        for (std::int64_t& x : a.v) x *= k;
+        return a;
+    }
+};
+
 template <class Cost = std::int64_t>
 class ReachableStatesOf {
 public:

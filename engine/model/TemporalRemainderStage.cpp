@@ -14,7 +14,7 @@
 #include <memory>
 #include <unordered_map>
 #include <optional>
-#include <type_traits>
+#include <tuple>
 
 namespace nestor::model {
 namespace {
@@ -82,29 +82,12 @@ struct KindCategories {
     }
 };
 
-// A few figures summed over one sweep at once, a cost of the reachable-state sweep: the words
-// served under each of eight moves (linkMatches), how often each of eight outcomes of a joint
-// step occurs (jointLinks).
+// Figures summed eight to a sweep: the words served under each of eight moves (linkMatches), how
+// often each of eight outcomes of a joint step occurs (jointLinks).
 constexpr std::size_t kSumsPerSweep = 8;
-struct SweepSums {
-    std::array<std::int64_t, kSumsPerSweep> v{};
-    SweepSums& operator+=(const SweepSums& o)
-    {
-        for (std::size_t i = 0; i < kSumsPerSweep; ++i) v[i] += o.v[i];
-        return *this;
-    }
-    friend SweepSums operator+(SweepSums a, const SweepSums& b) { return a += b; }
-    friend SweepSums operator-(SweepSums a, const SweepSums& b)
-    {
-        for (std::size_t i = 0; i < kSumsPerSweep; ++i) a.v[i] -= b.v[i];
-        return a;
-    }
-    friend SweepSums operator*(std::int64_t k, SweepSums a)
-    {
-        for (std::int64_t& x : a.v) x *= k;
-        return a;
-    }
-};
+using SweepSums = FigureSums<kSumsPerSweep>;
+// jointLinks' three figures of a joint step (parent accesses, weighted accesses, link words).
+using LinkFigures = FigureSums<3>;
 
 class TemporalRemainderAnalysis {
 public:
@@ -276,7 +259,7 @@ public:
         }
 
         // Pass 2, from the empty reuse state: the moves after the sweep's first busy step.
-        reachable_.begin();
+        reachableStates<std::int64_t>().begin();
         auto reuseStep = [&](int j, int c, int into, std::int64_t wholeWords, int x) {
             return tt_.reuse(x, move_[j][c][into], diff_[j][c][into], wholeWords, legacy);
         };
@@ -334,7 +317,7 @@ public:
                 }
                 return {id * S + to, served};
             };
-            reachableSums_.begin();
+            reachableStates<SweepSums>().begin();
             const SweepSums total = followSweep<SweepSums>(0, top, start, cats, linkStep).second;
             if (overflow) return false;
             for (std::size_t i = from; i < until; ++i) matched[i] = total.v[i - from];
@@ -355,21 +338,8 @@ public:
     // step). Kind x is swept with categories `kindCats[x]`; slotOf gives each child's kind, and
     // child 0 (index 0 in every fanout loop) works whenever the instance does: its moves are the
     // instance's. False when declining (a table too small, or kinds that do not join).
-    struct InstanceLinks {  // (summed over the joint sweep at once: a cost of the reachable-state sweep)
+    struct InstanceLinks {
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
-        InstanceLinks& operator+=(const InstanceLinks& o)
-        {
-            accesses += o.accesses;
-            weighted += o.weighted;
-            linkWords += o.linkWords;
-            return *this;
-        }
-        friend InstanceLinks operator+(InstanceLinks a, const InstanceLinks& b) { return a += b; }
-        friend InstanceLinks operator-(const InstanceLinks& a, const InstanceLinks& b)
-        {
-            return {a.accesses - b.accesses, a.weighted - b.weighted, a.linkWords - b.linkWords};
-        }
-        friend InstanceLinks operator*(std::int64_t k, const InstanceLinks& a) { return {k * a.accesses, k * a.weighted, k * a.linkWords}; }
     };
     bool jointLinks(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats, const MeshLinks& mesh,
                     const std::vector<int>& slotOf, InstanceLinks& out, std::vector<std::int64_t>& sent)
@@ -461,9 +431,11 @@ public:
             if (total.first < 0 || overflow) return std::nullopt;
             return total.second;
         };
-        const auto after = sum([](const StepOutcome& o) { return InstanceLinks{o.accesses, o.weighted, o.linkWords}; });
+        const auto after = sum([](const StepOutcome& o) { return LinkFigures{{o.accesses, o.weighted, o.linkWords}}; });
         if (!after) return false;
-        out += *after;
+        out.accesses += after->v[0];
+        out.weighted += after->v[1];
+        out.linkWords = after->v[2];
         sent.assign(static_cast<std::size_t>(f_->children), 0);
         for (std::size_t from = 0; from < linkOutcomeSent_.size(); from += kSumsPerSweep) {
             const auto times = sum([&](const StepOutcome& o) {
@@ -696,14 +668,12 @@ public:
         reachable.store(p, c, s, result);
         return result;
     }
-    // The memo of the sweeps that sum one figure (the words moved), the words served under each
-    // of a few moves (linkMatches) or jointLinks' three figures.
+    // The memo of the sweeps that sum one figure (the words moved), jointLinks' three figures,
+    // or eight sums.
     template <class Cost>
     ReachableStatesOf<Cost>& reachableStates()
     {
-        if constexpr (std::is_same_v<Cost, std::int64_t>) return reachable_;
-        else if constexpr (std::is_same_v<Cost, SweepSums>) return reachableSums_;
-        else return reachableLinks_;
+        return std::get<ReachableStatesOf<Cost>>(reachables_);
     }
 
     // A new joint analysis: the joint carries described for the last one are forgotten.
@@ -714,7 +684,7 @@ public:
                 for (auto& both : perContext) both.fill(JointCarry{});
             jointRun_ = 1;
         }
-        reachable_.begin();
+        reachableStates<std::int64_t>().begin();
     }
 
     // Keeps what the joint count needs of the kind just swept (sweepLoops): per position and
@@ -925,9 +895,7 @@ private:
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
     std::uint32_t jointRun_ = 0;
     std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
-    ReachableStates reachable_;
-    ReachableStatesOf<InstanceLinks> reachableLinks_;
-    ReachableStatesOf<SweepSums> reachableSums_;
+    std::tuple<ReachableStates, ReachableStatesOf<LinkFigures>, ReachableStatesOf<SweepSums>> reachables_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none).
     std::vector<Delta> linkDeltas_;
     // jointLinks(): the joint states met (per kind its reuse state and its last delta's id),

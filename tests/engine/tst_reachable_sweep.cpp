@@ -30,19 +30,6 @@ struct Machine {
     }
 };
 
-// Two figures summed alike, as a cost of the reachable-state sweep.
-struct Figures {
-    std::int64_t a = 0, b = 0;
-    Figures& operator+=(const Figures& o)
-    {
-        a += o.a;
-        b += o.b;
-        return *this;
-    }
-    friend Figures operator-(const Figures& x, const Figures& y) { return {x.a - y.a, x.b - y.b}; }
-    friend Figures operator*(std::int64_t k, const Figures& x) { return {k * x.a, k * x.b}; }
-};
-
 // A random step table over k loops, 2^sets contexts and n states.
 struct StepTable {
     int contexts, n;
@@ -129,17 +116,17 @@ private slots:
     void repeatSumsSeveralFiguresAtOnce()
     {
         std::mt19937_64 rng(12);
-        ReachableStatesOf<Figures> states;
+        ReachableStatesOf<FigureSums<2>> states;
         for (int round = 0; round < 200; ++round) {
             const int n = 1 + static_cast<int>(rng() % 200);
             const Machine first(n, rng), second(n, rng);  // second.cost: the other figure (its successors unused)
             const int start = static_cast<int>(rng() % static_cast<std::uint64_t>(n));
             const std::int64_t times = static_cast<std::int64_t>(rng() % 100'000);
             int x = start;
-            Figures cost{3, 5};
+            FigureSums<2> cost{{3, 5}};
             states.begin();
-            QVERIFY(states.repeat(1, times, x, cost, [&](int& y, Figures& w) {
-                w += Figures{first.cost[static_cast<std::size_t>(y)], second.cost[static_cast<std::size_t>(y)]};
+            QVERIFY(states.repeat(1, times, x, cost, [&](int& y, FigureSums<2>& w) {
+                w += FigureSums<2>{{first.cost[static_cast<std::size_t>(y)], second.cost[static_cast<std::size_t>(y)]}};
                 y = first.next[static_cast<std::size_t>(y)];
                 return true;
             }));
@@ -151,8 +138,8 @@ private slots:
                 expectX = first.next[static_cast<std::size_t>(expectX)];
             }
             QCOMPARE(x, expectX);
-            QCOMPARE(cost.a, expectA);
-            QCOMPARE(cost.b, expectB);
+            QCOMPARE(cost.v[0], expectA);
+            QCOMPARE(cost.v[1], expectB);
         }
     }
 
