@@ -372,9 +372,7 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
 
     out << "Searched " << r.evaluated << " mappings (" << r.valid << " valid";
     if (r.overBudget > 0) out << ", " << r.overBudget << " skipped: exact evaluation over budget";
-    out << ") in " << r.seconds << " s" << (r.cancelled ? " (interrupted)" : "") << "; stopped by:";
-    for (const auto& s : r.stopReasons) out << " " << s;
-    out << "\n";
+    out << ") in " << r.seconds << " s" << (r.cancelled ? " (interrupted)" : "") << "; stopped by: " << stopReasonsText(r) << "\n";
     explainEarlyStop(r, so, out);
     if (!r.found) {
         out << "No valid mapping found.\n";

@@ -4,6 +4,7 @@
 
 #include "model/StageMemo.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -278,6 +279,14 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
     r.curve = sh.curve;
     r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     return r;
+}
+
+std::string stopReasonsText(const SearchResult& r)
+{
+    std::string text;
+    for (auto it = r.stopReasons.begin(); it != r.stopReasons.end(); ++it)
+        if (std::find(r.stopReasons.begin(), it, *it) == it) text += (text.empty() ? "" : ", ") + *it;
+    return text;
 }
 
 } // namespace nestor

@@ -99,6 +99,9 @@ struct SearchResult {
     double seconds = 0.0;
 };
 
+// The rules that stopped the threads, each once, in the order met: "victory, search size".
+std::string stopReasonsText(const SearchResult& r);
+
 // Throws NestorError for an unknown algorithm, a thread count outside [1, kMaxSearchThreads],
 // a thread that cannot be started or a search thread that failed (see above).
 SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchObserver* observer = nullptr,

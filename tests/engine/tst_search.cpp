@@ -171,6 +171,10 @@ private slots:
         r = runSearch(s, o);
         QCOMPARE(r.valid, std::int64_t(30));
         QCOMPARE(r.stopReasons, (std::vector<std::string>{"search size", "search size"}));
+        QCOMPARE(stopReasonsText(r), std::string("search size"));  // each rule once
+        SearchResult mixed;
+        mixed.stopReasons = {"victory", "search size", "victory"};
+        QCOMPARE(stopReasonsText(mixed), std::string("victory, search size"));
         o.searchSize = 0;
         o.evaluationBudget = 77;
         r = runSearch(s, o);

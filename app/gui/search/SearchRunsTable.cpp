@@ -73,10 +73,7 @@ void SearchRunsTable::showRun(int index, const SearchRun& r)
     if (res.overBudget > 0)
         item(index, ColValid)->setToolTip(tr("%1 candidates skipped: their exact evaluation exceeds the model's budget")
                                               .arg(count(res.overBudget)));
-    QStringList reasons;
-    for (const std::string& s : res.stopReasons)
-        if (!reasons.contains(QString::fromStdString(s))) reasons << QString::fromStdString(s);
-    set(ColStopped, r.outcome.failure.isEmpty() ? reasons.join(QStringLiteral(", ")) : r.outcome.failure);
+    set(ColStopped, r.outcome.failure.isEmpty() ? QString::fromStdString(stopReasonsText(res)) : r.outcome.failure);
     if (!res.found) {
         set(ColMetric, tr("no valid mapping"));
         for (int c = ColEdp; c <= ColUtilization; ++c) set(c, QString());
