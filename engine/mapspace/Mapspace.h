@@ -104,6 +104,11 @@ public:
     Mapping toMapping(const MapspacePoint& p, const std::string& name = "search") const;
     // Same, into `m`, reusing its storage (a search's per-thread scratch mapping).
     void toMapping(const MapspacePoint& p, Mapping& m, const std::string& name = "search") const;
+    // Whether some level's tiles of p outgrow its capacity: the model's capacity check (the
+    // words each kept tensor's largest tile spans at each level), made on the point itself so
+    // that a search skips building and evaluating the mapping of a candidate that cannot fit
+    // (most random candidates). Same verdict as evaluate()'s "capacity exceeded".
+    bool exceedsCapacity(const MapspacePoint& p) const;
     // Constraints that are checked on the evaluation (minimum utilization).
     bool accepts(const Evaluation& ev) const { return meetsUtilization(c_, ev.utilization); }
 
@@ -121,6 +126,7 @@ private:
     int tupleIndex(const std::vector<std::int64_t>& t) const;
     bool fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
     void decodeDimension(int d, int k, long double x, MapspacePoint& p) const;
+    bool keeps(const MapspacePoint& p, int level, int tensor) const;  // as toMapping() sets it
     // The free (permuted) and fixed (innermost first) loops of a slot.
     void slotLoops(const MapspacePoint& p, int slot, std::vector<int>& free, std::vector<int>& fixedInnermostFirst) const;
 

@@ -98,11 +98,15 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
         if (budgetOn && evaluated >= budget) { out.stopReason = "budget"; break; }
         if (sizeOn && valid >= sizeLimit) { out.stopReason = "search size"; break; }
         if (!algo->next(p)) { out.stopReason = "exhausted"; break; }
-        space.toMapping(p, m);
-        evaluate(w, a, m, model, ev);
+        // Tiles that cannot fit are told from the point: no mapping built, nothing evaluated.
+        const bool fits = !space.exceedsCapacity(p);
+        if (fits) {
+            space.toMapping(p, m);
+            evaluate(w, a, m, model, ev);
+        }
         ++evaluated;
         if (++unflushedEvaluated == kFlushEvery) flush();
-        const bool ok = ev.valid && space.accepts(ev);
+        const bool ok = fits && ev.valid && space.accepts(ev);
         bool improved = false;
         double cost = 0.0;
         if (ok) {
@@ -136,7 +140,7 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
         } else {
             // Over-budget candidates are skipped like invalid ones (also by the timeout rule,
             // so a space where every candidate is over budget still ends), but counted apart.
-            if (ev.exactBudgetExceeded) ++unflushedOverBudget;
+            if (fits && ev.exactBudgetExceeded) ++unflushedOverBudget;
             ++invalidStreak;
         }
         algo->report(ok, cost, improved);

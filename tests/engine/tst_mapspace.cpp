@@ -255,6 +255,60 @@ private slots:
         QVERIFY(!checkConstraints(c, bad, w, a).empty());
     }
 
+    // The search's capacity check on the point (no mapping built) gives the model's verdict:
+    // against evaluate()'s "capacity exceeded" on sampled points of every kind of mapspace,
+    // with free and fixed keeps, remainders, and a double-buffered level.
+    void capacityVerdictOnThePointMatchesTheModel()
+    {
+        ConvParams cp;
+        cp.M = 16; cp.C = 12; cp.P = 14; cp.Q = 14; cp.R = 3; cp.S = 3;
+        const Workload w = makeConv2d(cp);
+        MapspaceConstraints c;
+        c.addSpatialAxes("Buffer", "Q|C M");
+        c.addKeep("Buffer", {"Inputs"}).addKeep("PE", {"Weights"});
+        Architecture doubled = threeLevels(7, 4, 96);
+        doubled.levels[1].multiple_buffering = 2.0;
+        for (const Architecture& a : {threeLevels(7, 4, 128), doubled}) {
+            for (MapspaceKind k : allMapspaceKinds()) {
+                const Mapspace s(w, a, k, c);
+                std::mt19937_64 rng(11);
+                int over = 0, fitting = 0;
+                for (int i = 0; i < 1500; ++i) {
+                    const MapspacePoint p = s.randomPoint(rng);
+                    const Evaluation ev = evaluate(w, a, s.toMapping(p));
+                    bool capacityError = false;
+                    for (const auto& e : ev.errors) capacityError |= e.message.find("capacity exceeded") != std::string::npos;
+                    QCOMPARE(s.exceedsCapacity(p), capacityError);
+                    (capacityError ? over : fitting)++;
+                }
+                QVERIFY(over > 0 && fitting > 0);  // both verdicts met
+            }
+        }
+    }
+
+    // By hand: one dimension of 8 over DRAM and a PE of 6 words keeping A and Z (both indexed by
+    // D). The PE's tile spans the factor left below DRAM, for each tensor it keeps.
+    void capacityVerdictByHand()
+    {
+        Architecture a = twoLevels();
+        a.levels[1].size_words = 6;
+        const Mapspace s(rank1(8), a, MapspaceKind::Pfm);
+        MapspacePoint p;
+        int checked = 0;
+        for (long double i = 0; i < s.factorizationCount(); i += 1) {
+            s.factorizationAt(i, p);
+            const std::int64_t dram = p.factors[0].bound;  // slot 0: DRAM's temporal loop of D
+            for (std::uint64_t bits = 0; bits < s.keepCount(); ++bits) {
+                p.keepBits = bits;
+                const Mapping m = s.toMapping(p);
+                const std::int64_t kept = m.levels[1].keep[0] + m.levels[1].keep[1];
+                QCOMPARE(s.exceedsCapacity(p), kept * (8 / dram) > 6);
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 4 * 4);  // bounds 1, 2, 4, 8 at DRAM; keep or bypass A and Z at the PE
+    }
+
     // Annealing's local move (one prime factor to another slot) never leaves the constrained
     // mapspace: every point of a long chain of moves passes validation and the constraint checker.
     void factorMovesStayInTheMapspace()
