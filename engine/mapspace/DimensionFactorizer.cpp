@@ -33,6 +33,7 @@ std::size_t DimensionFactorizer::Table::bytes() const
     std::size_t b = 0;
     for (std::size_t s = 0; s < states.size(); ++s)
         b += states[s].capacity() * sizeof(std::int64_t) + prefix[s].capacity() * sizeof(long double);
+    for (const auto& e : exactPrefix) b += e.capacity() * sizeof(std::uint64_t);
     return b;
 }
 
@@ -124,12 +125,50 @@ DimensionFactorizer::Table DimensionFactorizer::table(const std::vector<std::int
         }
         if (guard) guard->step(static_cast<std::int64_t>(sorted.size()));
     }
+    // long double holds every integer below 2^64 exactly: the sums convert without rounding.
+    constexpr long double kExactLimit = 9.2e18L;  // below 2^63
+    bool exact = true;
+    for (const auto& row : t.prefix) exact = exact && (row.empty() || row.back() < kExactLimit);
+    if (exact) {
+        t.exactPrefix.resize(t.prefix.size());
+        for (std::size_t s = 0; s < t.prefix.size(); ++s)
+            for (const long double v : t.prefix[s]) t.exactPrefix[s].push_back(static_cast<std::uint64_t>(v));
+    }
     return t;
 }
 
 void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>& u, long double x, LoopFactor* out,
                                  int stride) const
 {
+    if (!t.exactPrefix.empty() && x >= 0.0L)  // x < count() < 2^63: an integer it holds exactly
+        decodeWith<std::uint64_t>(t, t.exactPrefix, u, static_cast<std::uint64_t>(x), out, stride);
+    else
+        decodeWith<long double>(t, t.prefix, u, x, out, stride);
+}
+
+void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>& u, std::uint64_t x, LoopFactor* out,
+                                 int stride) const
+{
+    if (!t.exactPrefix.empty())
+        decodeWith<std::uint64_t>(t, t.exactPrefix, u, x, out, stride);
+    else
+        decodeWith<long double>(t, t.prefix, u, static_cast<long double>(x), out, stride);
+}
+
+namespace {
+
+// floor(a / b) for a, b >= 0
+std::int64_t floorDivide(long double a, long double b) { return static_cast<std::int64_t>(std::floor(a / b)); }
+std::int64_t floorDivide(std::uint64_t a, std::uint64_t b) { return static_cast<std::int64_t>(a / b); }
+
+} // namespace
+
+template <class Count>
+void DimensionFactorizer::decodeWith(const Table& t, const std::vector<std::vector<Count>>& prefix, const std::vector<std::int64_t>& u,
+                                     Count x, LoopFactor* out, int stride) const
+{
+    const Count zero{0};
+    auto weight = [&](int s, std::size_t i) { return prefix[s][i] - (i ? prefix[s][i - 1] : zero); };
     const std::int64_t D = size_;
     std::int64_t N = 1;
     for (int s = 0; s < numSlots(); ++s) {
@@ -141,8 +180,8 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
         bool chosen = false;
         // Candidates in the order of increasing P, then R; zero weights are skipped, so the
         // index maps to the same factors as a scan over every P and R would.
-        auto take = [&](std::int64_t P, std::int64_t R, std::int64_t n2, long double w) {
-            if (w <= 0.0L) return false;
+        auto take = [&](std::int64_t P, std::int64_t R, std::int64_t n2, Count w) {
+            if (w <= zero) return false;
             bestP = P, bestR = R, bestN = n2;
             if (x < w) return chosen = true;
             x -= w;
@@ -152,30 +191,30 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
         auto takeRemainders = [&](std::int64_t P) {
             const std::int64_t base = (N - 1) * P, top = std::min(N * P, D);
             for (std::size_t i = t.firstAbove(ns, base); i < next.size() && next[i] <= top && !chosen; ++i)
-                take(P, next[i] - base, next[i], t.weight(ns, i));
+                take(P, next[i] - base, next[i], weight(ns, i));
         };
         if (lo > hi) {
             // no candidate: unreachable for a positive count
         } else if (N == 1) {
             for (std::size_t i = t.firstAbove(ns, lo - 1); i < next.size() && next[i] <= hi; ++i)
-                if (take(next[i], next[i], next[i], t.weight(ns, i))) break;
+                if (take(next[i], next[i], next[i], weight(ns, i))) break;
         } else if (!slots_[s].imperfect) {
             const std::int64_t top = std::min(hi, D / N);
             if (lo <= top)
                 for (std::size_t i = t.firstAbove(ns, N * lo - 1); i < next.size() && next[i] <= N * top; ++i)
-                    if (next[i] % N == 0 && take(next[i] / N, next[i] / N, next[i], t.weight(ns, i))) break;
+                    if (next[i] % N == 0 && take(next[i] / N, next[i] / N, next[i], weight(ns, i))) break;
         } else {
             const std::int64_t pmax = std::min(hi, (D - 1) / (N - 1));
             if (lo <= pmax && pmax - lo < kLinearScanBounds) {
                 // Bound P takes the states in ((N-1) P, min(N P, D)]: both ends rise with P, so two
                 // cursors follow them (a search per end and bound showed in random sampling).
                 std::size_t from = t.firstAbove(ns, (N - 1) * lo), to = t.firstAbove(ns, std::min(N * lo, D));
-                auto before = [&](std::size_t i) { return i == 0 ? 0.0L : t.prefix[ns][i - 1]; };
+                auto before = [&](std::size_t i) { return i == 0 ? zero : prefix[ns][i - 1]; };
                 for (std::int64_t P = lo; P <= pmax && !chosen; ++P) {
                     while (from < next.size() && next[from] <= (N - 1) * P) ++from;
                     while (to < next.size() && next[to] <= std::min(N * P, D)) ++to;
-                    const long double w = before(to) - before(from);
-                    if (w <= 0.0L) continue;
+                    const Count w = before(to) - before(from);
+                    if (w <= zero) continue;
                     if (x >= w) {
                         x -= w;
                         const std::size_t last = to - 1;
@@ -198,27 +237,27 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
                 };
                 skipEmpty(ia);
                 skipEmpty(ib);
-                long double slope = 0.0L, below = 0.0L;  // below = W(cur - 1)
+                Count slope = zero, below = zero;  // below = W(cur - 1)
                 std::int64_t cur = lo, pick = -1, lastBound = -1;
                 while (ia < last || ib < last) {
                     const std::int64_t event = ia < last ? std::min(from(ia), to(ib) + 1) : to(ib) + 1;
-                    if (slope > 0.0L && event > cur) {
-                        const long double span = slope * static_cast<long double>(event - cur);
+                    if (slope > zero && event > cur) {
+                        const Count span = slope * static_cast<Count>(event - cur);
                         if (below + span > x) {
-                            std::int64_t k = static_cast<std::int64_t>(std::floor((x - below) / slope));
+                            std::int64_t k = floorDivide(x - below, slope);
                             k = std::clamp<std::int64_t>(k, 0, event - cur - 1);
-                            while (k > 0 && below + slope * static_cast<long double>(k) > x) --k;
-                            while (k + 1 < event - cur && below + slope * static_cast<long double>(k + 1) <= x) ++k;
+                            while (k > 0 && below + slope * static_cast<Count>(k) > x) --k;
+                            while (k + 1 < event - cur && below + slope * static_cast<Count>(k + 1) <= x) ++k;
                             pick = cur + k;
-                            x -= below + slope * static_cast<long double>(k);
+                            x -= below + slope * static_cast<Count>(k);
                             break;
                         }
                         below += span;
                         lastBound = event - 1;
                     }
                     cur = event;
-                    for (; ia < last && from(ia) == cur; skipEmpty(++ia)) slope += t.weight(ns, ia);
-                    for (; ib < last && to(ib) + 1 == cur; skipEmpty(++ib)) slope -= t.weight(ns, ib);
+                    for (; ia < last && from(ia) == cur; skipEmpty(++ia)) slope += weight(ns, ia);
+                    for (; ib < last && to(ib) + 1 == cur; skipEmpty(++ib)) slope -= weight(ns, ib);
                 }
                 if (pick < 0 && lastBound >= lo) pick = lastBound;  // rounding beyond 2^64: the last bound
                 if (pick >= 0) takeRemainders(pick);

@@ -39,6 +39,9 @@ public:
     struct Table {
         std::vector<std::vector<std::int64_t>> states;
         std::vector<std::vector<long double>> prefix;  // prefix[s][i] = sum_{j <= i} completions(states[s][j])
+        // The same sums as integers, when every one is below 2^63 (empty otherwise): decoding
+        // then runs in integer arithmetic, exact and several times faster than in long double.
+        std::vector<std::vector<std::uint64_t>> exactPrefix;
         long double count() const { return upTo(0, 1); }
         long double weight(int s, std::size_t i) const { return prefix[s][i] - (i ? prefix[s][i - 1] : 0.0L); }
         long double upTo(int s, std::int64_t n) const;  // sum of the completions of the states <= n
@@ -59,8 +62,15 @@ public:
     // Writes (bound, residual) of every slot to out[slot * stride] for index x in [0, count).
     void decode(const Table& t, const std::vector<std::int64_t>& spatialTuple, long double x, LoopFactor* out,
                 int stride) const;
+    // Same, for an index held as an integer (in integer arithmetic where the table allows).
+    void decode(const Table& t, const std::vector<std::int64_t>& spatialTuple, std::uint64_t x, LoopFactor* out,
+                int stride) const;
 
 private:
+    // decode() in the arithmetic of Count (std::uint64_t on exactPrefix, long double on prefix).
+    template <class Count>
+    void decodeWith(const Table& t, const std::vector<std::vector<Count>>& prefix, const std::vector<std::int64_t>& spatialTuple,
+                    Count x, LoopFactor* out, int stride) const;
     void range(int s, const std::vector<std::int64_t>& u, std::int64_t& lo, std::int64_t& hi) const;
     std::int64_t size_ = 1;
     std::vector<FactorSlotSpec> slots_;

@@ -242,6 +242,19 @@ void Mapspace::buildCoupling(MapspaceBuildGuard& guard)
         }
     }
     total_ = H_[0][0];
+    // Below 2^63 every count is an integer that long double and std::uint64_t both hold
+    // exactly: factorizations then decode in integers (random sampling decodes one per candidate).
+    constexpr long double kExactLimit = 9.2e18L;
+    bool exact = true;
+    for (const auto& row : H_)
+        for (const long double h : row) exact = exact && h < kExactLimit;
+    for (const auto& ds : dims_)
+        for (const long double c : ds.counts) exact = exact && c < kExactLimit;
+    exactH_.clear();
+    for (auto& ds : dims_) ds.exactCounts.clear();
+    if (!exact) return;
+    for (const auto& row : H_) exactH_.emplace_back(row.begin(), row.end());
+    for (auto& ds : dims_) ds.exactCounts.assign(ds.counts.begin(), ds.counts.end());
 }
 
 bool Mapspace::fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const
@@ -270,40 +283,81 @@ void Mapspace::decodeDimension(int d, int k, long double x, MapspacePoint& p) co
     }
 }
 
-void Mapspace::factorizationAt(long double x, MapspacePoint& p) const
+void Mapspace::decodeDimension(int d, int k, std::uint64_t x, MapspacePoint& p) const
+{
+    const DimSpace& ds = dims_[d];
+    x = std::min(x, ds.exactCounts[k] - 1);
+    if (!ds.tables.empty()) {
+        ds.factorizer.decode(ds.tables[k], ds.tuples[k], x, &p.factors[d], w_.numDims());
+    } else {
+        const DimensionFactorizer::Table t = ds.factorizer.table(ds.tuples[k]);
+        ds.factorizer.decode(t, ds.tuples[k], x, &p.factors[d], w_.numDims());
+    }
+}
+
+namespace {
+
+// x / h rounded down, for counts x, h >= 0
+long double floorDivide(long double x, long double h) { return std::floor(x / h); }
+std::uint64_t floorDivide(std::uint64_t x, std::uint64_t h) { return x / h; }
+
+} // namespace
+
+// Dimension by dimension: the spatial tuple whose block of indices holds x (its weight: its
+// count times the completions of the dimensions after it), then the dimension's index in it.
+template <class Count>
+void Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& completions,
+                               std::vector<Count> DimSpace::*counts, MapspacePoint& p) const
 {
     const int nd = w_.numDims();
     p.factors.assign(static_cast<std::size_t>(numSlots()) * nd, LoopFactor{});
     p.orders.assign(slots_.size(), 0);
-    std::vector<std::int64_t> t(spatialSlots_.size(), 1), next;
-    x = std::clamp(std::floor(x), 0.0L, total_ - 1.0L);
+    // Per-thread scratch: a random search decodes a point per candidate.
+    thread_local std::vector<std::int64_t> t, next;
+    t.assign(spatialSlots_.size(), 1);
+    const Count zero{0}, one{1};
     for (int d = 0; d < nd; ++d) {
         const DimSpace& ds = dims_[d];
         int pick = -1;
-        long double pickH = 1, pickW = 0;
+        Count pickH = one, pickW = zero;
         for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
             if (!fits(t, ds.tuples[k])) continue;
             next = t;
             for (std::size_t j = 0; j < t.size(); ++j) next[j] *= ds.tuples[k][j];
-            const long double h = H_[d + 1][tupleIndex(next)];
-            const long double wgt = ds.counts[k] * h;
-            if (wgt <= 0.0L) continue;
+            const Count h = completions[d + 1][tupleIndex(next)];
+            const Count wgt = (ds.*counts)[k] * h;
+            if (wgt <= zero) continue;
             pick = static_cast<int>(k), pickH = h, pickW = wgt;
             if (x < wgt) break;
             x -= wgt;
         }
         if (pick < 0) return;  // unreachable: total_ > 0
-        x = std::min(x, pickW - 1.0L);
-        const long double inner = std::floor(x / pickH);
+        x = std::min(x, pickW - one);
+        const Count inner = floorDivide(x, pickH);
         x -= inner * pickH;
         decodeDimension(d, pick, inner, p);
         for (std::size_t j = 0; j < t.size(); ++j) t[j] *= ds.tuples[pick][j];
     }
 }
 
+void Mapspace::factorizationAt(long double x, MapspacePoint& p) const
+{
+    x = std::clamp(std::floor(x), 0.0L, total_ - 1.0L);
+    if (!exactH_.empty())
+        factorizationIn<std::uint64_t>(static_cast<std::uint64_t>(x), exactH_, &DimSpace::exactCounts, p);
+    else
+        factorizationIn<long double>(x, H_, &DimSpace::counts, p);
+}
+
 void Mapspace::randomFactorization(std::mt19937_64& rng, MapspacePoint& p) const
 {
-    factorizationAt(uniformIndex(rng, total_), p);
+    if (exactH_.empty() || total_ <= 1.0L) {
+        factorizationAt(uniformIndex(rng, total_), p);
+        return;
+    }
+    // uniformIndex's draw, kept in integers
+    const std::uint64_t n = exactH_[0][0];
+    factorizationIn<std::uint64_t>(std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng), exactH_, &DimSpace::exactCounts, p);
 }
 
 void Mapspace::resampleDimension(int d, std::mt19937_64& rng, MapspacePoint& p) const
@@ -413,10 +467,15 @@ void Mapspace::randomKeeps(std::mt19937_64& rng, MapspacePoint& p) const
 MapspacePoint Mapspace::randomPoint(std::mt19937_64& rng) const
 {
     MapspacePoint p;
+    randomPoint(rng, p);
+    return p;
+}
+
+void Mapspace::randomPoint(std::mt19937_64& rng, MapspacePoint& p) const
+{
     randomFactorization(rng, p);
     randomOrders(rng, p);
     randomKeeps(rng, p);
-    return p;
 }
 
 Mapping Mapspace::toMapping(const MapspacePoint& p, const std::string& name) const

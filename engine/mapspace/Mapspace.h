@@ -100,6 +100,7 @@ public:
     std::uint64_t keepCount() const { return std::uint64_t(1) << freeKeeps_.size(); }
     void randomKeeps(std::mt19937_64& rng, MapspacePoint& p) const;
     MapspacePoint randomPoint(std::mt19937_64& rng) const;
+    void randomPoint(std::mt19937_64& rng, MapspacePoint& p) const;  // into p, reusing its storage
 
     Mapping toMapping(const MapspacePoint& p, const std::string& name = "search") const;
     // Same, into `m`, reusing its storage (a search's per-thread scratch mapping).
@@ -117,6 +118,7 @@ private:
         DimensionFactorizer factorizer;
         std::vector<std::vector<std::int64_t>> tuples;   // feasible spatial tuples
         std::vector<long double> counts;                 // factorizations per tuple
+        std::vector<std::uint64_t> exactCounts;          // the same, when every count is below 2^63 (else empty)
         std::vector<DimensionFactorizer::Table> tables;  // per tuple (empty when too large)
     };
     void buildSlots();
@@ -126,6 +128,10 @@ private:
     int tupleIndex(const std::vector<std::int64_t>& t) const;
     bool fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
     void decodeDimension(int d, int k, long double x, MapspacePoint& p) const;
+    void decodeDimension(int d, int k, std::uint64_t x, MapspacePoint& p) const;
+    template <class Count>
+    void factorizationIn(Count x, const std::vector<std::vector<Count>>& completions,
+                         std::vector<Count> DimSpace::*counts, MapspacePoint& p) const;
     bool keeps(const MapspacePoint& p, int level, int tensor) const;  // as toMapping() sets it
     // The free (permuted) and fixed (innermost first) loops of a slot.
     void slotLoops(const MapspacePoint& p, int slot, std::vector<int>& free, std::vector<int>& fixedInnermostFirst) const;
@@ -142,6 +148,7 @@ private:
     std::vector<DimSpace> dims_;
     std::vector<std::int64_t> strides_;                  // tuple index strides
     std::vector<std::vector<long double>> H_;            // [dim][tuple] completions of dims >= dim
+    std::vector<std::vector<std::uint64_t>> exactH_;     // the same, when every count is below 2^63 (else empty)
     long double total_ = 0;
     std::vector<std::pair<int, int>> freeKeeps_;         // (level, tensor)
     std::vector<std::vector<int>> fixedKeep_;            // [level][tensor]: -1 free, 0 bypass, 1 keep

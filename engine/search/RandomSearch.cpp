@@ -13,7 +13,7 @@ bool RandomSearch::next(MapspacePoint& p)
 {
     const Mapspace& s = *ctx_.space;
     if (mode_ == Mode::Random) {
-        p = s.randomPoint(rng_);
+        s.randomPoint(rng_, p);
         return true;
     }
     const bool sweepKeeps = mode_ == Mode::Hybrid && s.keepCount() <= 64;

@@ -504,6 +504,38 @@ private slots:
     // rank1(D) on DRAM -> PE in the Ruby mapspace has exactly D factorizations: the DRAM loop
     // is canonical (N = P0 tiles); N == 1 leaves PE = D, and every PE bound P1 < D gives
     // N = ceil(D / P1) >= 2 with one residual. Every index decodes to a distinct valid nest.
+    // Decoding in integers (tables whose sums stay below 2^63) and in long double (the others)
+    // maps every index to the same factors: perfect and imperfect slots, narrow and wide bound
+    // ranges (the linear scan and the sweep), a slot fixed by a spatial tuple.
+    void integerAndLongDoubleDecodesAgree()
+    {
+        const std::vector<std::pair<std::int64_t, std::vector<FactorSlotSpec>>> cases = {
+            {360, {FactorSlotSpec{false, -1, 1, 360}, FactorSlotSpec{true, -1, 1, 360}, FactorSlotSpec{false, -1, 1, 360}}},
+            {97, {FactorSlotSpec{true, -1, 1, 97}, FactorSlotSpec{true, -1, 2, 20}, FactorSlotSpec{true, -1, 1, 97}}},
+            {1000, {FactorSlotSpec{true, -1, 1, 1000}, FactorSlotSpec{true, -1, 1, 1000}}},
+            {56, {FactorSlotSpec{true, -1, 1, 56}, FactorSlotSpec{true, 0, 1, 1}, FactorSlotSpec{true, -1, 1, 56}, FactorSlotSpec{false, -1, 1, 56}}},
+        };
+        for (const auto& [D, specs] : cases) {
+            const DimensionFactorizer f(D, specs);
+            const std::vector<std::int64_t> tuple{7};
+            const DimensionFactorizer::Table exact = f.table(tuple);
+            QVERIFY(!exact.exactPrefix.empty());
+            DimensionFactorizer::Table real = exact;
+            real.exactPrefix.clear();
+            const int n = f.numSlots();
+            std::vector<LoopFactor> a(n), b(n);
+            QVERIFY(exact.count() > 10);
+            for (long double x = 0; x < exact.count(); x += 1) {
+                f.decode(exact, tuple, x, a.data(), 1);
+                f.decode(real, tuple, x, b.data(), 1);
+                for (int s = 0; s < n; ++s) {
+                    QCOMPARE(a[s].bound, b[s].bound);
+                    QCOMPARE(a[s].residual, b[s].residual);
+                }
+            }
+        }
+    }
+
     void wideImperfectRangesDecodeOneToOne()
     {
         for (std::int64_t D : {97, 360, 1000}) {
