@@ -66,6 +66,7 @@ Mapspace::Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstr
     if (freeKeeps_.size() > 62)
         throw NestorError("constraints.bypass", "too many free keep/bypass choices (" + std::to_string(freeKeeps_.size()) +
                                                     "; at most 62): fix some with bypass constraints");
+    buildCapacityBound();
 }
 
 void Mapspace::buildSlots()
@@ -306,8 +307,8 @@ std::uint64_t floorDivide(std::uint64_t x, std::uint64_t h) { return x / h; }
 // Dimension by dimension: the spatial tuple whose block of indices holds x (its weight: its
 // count times the completions of the dimensions after it), then the dimension's index in it.
 template <class Count>
-void Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& completions,
-                               std::vector<Count> DimSpace::*counts, MapspacePoint& p) const
+bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& completions,
+                               std::vector<Count> DimSpace::*counts, bool stopOverCapacity, MapspacePoint& p) const
 {
     const int nd = w_.numDims();
     p.factors.assign(static_cast<std::size_t>(numSlots()) * nd, LoopFactor{});
@@ -316,6 +317,9 @@ void Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
     thread_local std::vector<std::int64_t> t, next;
     t.assign(spatialSlots_.size(), 1);
     const Count zero{0}, one{1};
+    thread_local std::vector<std::int64_t> rankSums;
+    stopOverCapacity = stopOverCapacity && !capacityLevels_.empty();
+    if (stopOverCapacity) rankSums.assign(capacityLevels_.size() * w_.numTensors() * maxRanks_, 1);
     for (int d = 0; d < nd; ++d) {
         const DimSpace& ds = dims_[d];
         int pick = -1;
@@ -331,33 +335,42 @@ void Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
             if (x < wgt) break;
             x -= wgt;
         }
-        if (pick < 0) return;  // unreachable: total_ > 0
+        if (pick < 0) return true;  // unreachable: total_ > 0
         x = std::min(x, pickW - one);
         const Count inner = floorDivide(x, pickH);
         x -= inner * pickH;
         decodeDimension(d, pick, inner, p);
+        if (stopOverCapacity && outgrowsCapacity(p, d, rankSums)) return false;
         for (std::size_t j = 0; j < t.size(); ++j) t[j] *= ds.tuples[pick][j];
     }
+    return true;
 }
 
 void Mapspace::factorizationAt(long double x, MapspacePoint& p) const
 {
     x = std::clamp(std::floor(x), 0.0L, total_ - 1.0L);
     if (!exactH_.empty())
-        factorizationIn<std::uint64_t>(static_cast<std::uint64_t>(x), exactH_, &DimSpace::exactCounts, p);
+        factorizationIn<std::uint64_t>(static_cast<std::uint64_t>(x), exactH_, &DimSpace::exactCounts, false, p);
     else
-        factorizationIn<long double>(x, H_, &DimSpace::counts, p);
+        factorizationIn<long double>(x, H_, &DimSpace::counts, false, p);
 }
 
 void Mapspace::randomFactorization(std::mt19937_64& rng, MapspacePoint& p) const
 {
+    drawFactorization(rng, false, p);
+}
+
+bool Mapspace::drawFactorization(std::mt19937_64& rng, bool stopOverCapacity, MapspacePoint& p) const
+{
     if (exactH_.empty() || total_ <= 1.0L) {
-        factorizationAt(uniformIndex(rng, total_), p);
-        return;
+        const long double x = std::clamp(std::floor(uniformIndex(rng, total_)), 0.0L, total_ - 1.0L);
+        if (!exactH_.empty()) return factorizationIn<std::uint64_t>(static_cast<std::uint64_t>(x), exactH_, &DimSpace::exactCounts, stopOverCapacity, p);
+        return factorizationIn<long double>(x, H_, &DimSpace::counts, stopOverCapacity, p);
     }
     // uniformIndex's draw, kept in integers
     const std::uint64_t n = exactH_[0][0];
-    factorizationIn<std::uint64_t>(std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng), exactH_, &DimSpace::exactCounts, p);
+    return factorizationIn<std::uint64_t>(std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng), exactH_,
+                                          &DimSpace::exactCounts, stopOverCapacity, p);
 }
 
 void Mapspace::resampleDimension(int d, std::mt19937_64& rng, MapspacePoint& p) const
@@ -476,6 +489,17 @@ void Mapspace::randomPoint(std::mt19937_64& rng, MapspacePoint& p) const
     randomFactorization(rng, p);
     randomOrders(rng, p);
     randomKeeps(rng, p);
+}
+
+bool Mapspace::randomCandidate(std::mt19937_64& rng, MapspacePoint& p) const
+{
+    if (!drawFactorization(rng, true, p)) {
+        p.keepBits = keepCount() - 1;  // every free keep bypassed, as the bound assumed
+        return false;
+    }
+    randomOrders(rng, p);
+    randomKeeps(rng, p);
+    return true;
 }
 
 Mapping Mapspace::toMapping(const MapspacePoint& p, const std::string& name) const

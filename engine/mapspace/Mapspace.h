@@ -101,6 +101,12 @@ public:
     void randomKeeps(std::mt19937_64& rng, MapspacePoint& p) const;
     MapspacePoint randomPoint(std::mt19937_64& rng) const;
     void randomPoint(std::mt19937_64& rng, MapspacePoint& p) const;  // into p, reusing its storage
+    // A random search's candidate: randomPoint()'s draw, but given up as soon as the dimensions
+    // decoded so far outgrow a level's capacity (the others at bound 1, free keeps bypassed):
+    // false then, p is left partial and exceedsCapacity(p) holds. Random sampling rejects most
+    // of its candidates so, without decoding, ordering and building them whole; a candidate
+    // given up draws no orders or keeps, so the stream moves on as for a candidate that fits.
+    bool randomCandidate(std::mt19937_64& rng, MapspacePoint& p) const;
 
     Mapping toMapping(const MapspacePoint& p, const std::string& name = "search") const;
     // Same, into `m`, reusing its storage (a search's per-thread scratch mapping).
@@ -129,9 +135,26 @@ private:
     bool fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
     void decodeDimension(int d, int k, long double x, MapspacePoint& p) const;
     void decodeDimension(int d, int k, std::uint64_t x, MapspacePoint& p) const;
+    // False when stopOverCapacity and the dimensions decoded so far outgrow a level (p partial).
     template <class Count>
-    void factorizationIn(Count x, const std::vector<std::vector<Count>>& completions,
-                         std::vector<Count> DimSpace::*counts, MapspacePoint& p) const;
+    bool factorizationIn(Count x, const std::vector<std::vector<Count>>& completions,
+                         std::vector<Count> DimSpace::*counts, bool stopOverCapacity, MapspacePoint& p) const;
+    bool drawFactorization(std::mt19937_64& rng, bool stopOverCapacity, MapspacePoint& p) const;
+    // randomCandidate's bound (MapspaceCapacity.cpp): per level with a capacity, the tensors kept
+    // whatever the keep choices; per dimension, the ranks it enters.
+    struct CapacityLevel {
+        int level = 0;
+        std::int64_t words = 0;
+        std::vector<int> tensors;
+    };
+    struct DimensionTerm {
+        int tensor = 0, rank = 0;
+        std::int64_t coef = 1;
+    };
+    void buildCapacityBound();
+    // Adds dimension d of p to rankSums (per capacity level, tensor and rank: the rank's extent
+    // so far); true when a level's tiles then outgrow it.
+    bool outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::int64_t>& rankSums) const;
     bool keeps(const MapspacePoint& p, int level, int tensor) const;  // as toMapping() sets it
     // The free (permuted) and fixed (innermost first) loops of a slot.
     void slotLoops(const MapspacePoint& p, int slot, std::vector<int>& free, std::vector<int>& fixedInnermostFirst) const;
@@ -152,6 +175,9 @@ private:
     long double total_ = 0;
     std::vector<std::pair<int, int>> freeKeeps_;         // (level, tensor)
     std::vector<std::vector<int>> fixedKeep_;            // [level][tensor]: -1 free, 0 bypass, 1 keep
+    std::vector<CapacityLevel> capacityLevels_;          // empty: randomCandidate never gives up early
+    std::vector<std::vector<DimensionTerm>> termsOfDim_;
+    int maxRanks_ = 0;
 };
 
 } // namespace nestor

@@ -4,6 +4,7 @@
 // X), so a loop's stride is the product of its dimension's bounds in the slots after it.
 #include "mapspace/Mapspace.h"
 
+#include <algorithm>
 #include <array>
 
 namespace nestor {
@@ -60,6 +61,78 @@ bool Mapspace::keeps(const MapspacePoint& p, int level, int tensor) const
         if (freeKeeps_[i].first == level && freeKeeps_[i].second == tensor) return ((p.keepBits >> i) & 1u) == 0;
     const int fixed = fixedKeep_[level][tensor];
     return fixed < 0 || fixed == 1;
+}
+
+// randomCandidate's bound: the words of the tiles at each level with a capacity, counting the
+// dimensions decoded so far (the others at extent 1) and only the tensors every keep choice
+// keeps there. Extents only grow as dimensions come in when every rank's coefficients are
+// positive; otherwise there is no bound (randomCandidate decodes every candidate whole).
+void Mapspace::buildCapacityBound()
+{
+    capacityLevels_.clear();
+    termsOfDim_.assign(static_cast<std::size_t>(w_.numDims()), {});
+    maxRanks_ = 0;
+    const int L = a_.numLevels(), D = w_.numDims(), T = w_.numTensors();
+    if (L > 64 || D > 32) return;  // beyond exceedsCapacity's tables
+    for (int t = 0; t < T; ++t) {
+        const auto& ranks = w_.tensors[t].ranks;
+        maxRanks_ = std::max(maxRanks_, static_cast<int>(ranks.size()));
+        for (std::size_t r = 0; r < ranks.size(); ++r)
+            for (const auto& term : ranks[r]) {
+                if (term.coef < 0) {
+                    termsOfDim_.assign(static_cast<std::size_t>(D), {});
+                    return;
+                }
+                termsOfDim_[term.dim].push_back({t, static_cast<int>(r), term.coef});
+            }
+    }
+    for (int i = 0; i < L; ++i) {
+        const auto words = a_.levels[i].effectiveSizeWords();
+        if (!words) continue;
+        CapacityLevel level{i, *words, {}};
+        for (int t = 0; t < T; ++t)
+            if (fixedKeep_[i][t] == 1) level.tensors.push_back(t);
+        if (!level.tensors.empty()) capacityLevels_.push_back(std::move(level));
+    }
+}
+
+bool Mapspace::outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::int64_t>& rankSums) const
+{
+    const int L = a_.numLevels(), D = w_.numDims(), S = numSlots(), T = w_.numTensors();
+    // Dimension d's extent below each level, as exceedsCapacity finds it.
+    std::array<bool, 64> reachable;
+    bool seen = false;
+    for (int i = 0, s = 0; i < L; ++i) {
+        reachable[i] = seen;
+        for (; s < S && slots_[s].level == i; ++s) seen = seen || p.factors[static_cast<std::size_t>(s) * D + d].residual > 1;
+    }
+    std::array<std::int64_t, 64> ext;
+    std::int64_t full = 1, residual = 1, stride = 1;
+    for (int i = L - 1, s = S - 1; i >= 0; --i) {
+        for (; s >= 0 && slots_[s].level == i; --s) {
+            const LoopFactor& f = p.factors[static_cast<std::size_t>(s) * D + d];
+            if (f.bound == 1) continue;
+            full += (f.bound - 1) * stride;
+            residual += (f.residual - 1) * stride;
+            stride *= f.bound;
+        }
+        ext[i] = reachable[i] ? full : residual;
+    }
+    for (std::size_t c = 0; c < capacityLevels_.size(); ++c) {
+        const CapacityLevel& level = capacityLevels_[c];
+        const std::int64_t grown = ext[level.level] - 1;
+        if (grown == 0) continue;  // this level's tiles are as they were
+        std::int64_t* sums = rankSums.data() + c * static_cast<std::size_t>(T * maxRanks_);
+        for (const DimensionTerm& term : termsOfDim_[d]) sums[term.tensor * maxRanks_ + term.rank] += term.coef * grown;
+        std::int64_t used = 0;
+        for (int t : level.tensors) {
+            std::int64_t words = 1;
+            for (std::size_t r = 0; r < w_.tensors[t].ranks.size(); ++r) words *= sums[t * maxRanks_ + static_cast<int>(r)];
+            used += words;
+        }
+        if (used > level.words) return true;
+    }
+    return false;
 }
 
 } // namespace nestor

@@ -13,7 +13,7 @@ bool RandomSearch::next(MapspacePoint& p)
 {
     const Mapspace& s = *ctx_.space;
     if (mode_ == Mode::Random) {
-        s.randomPoint(rng_, p);
+        s.randomCandidate(rng_, p);  // (one given up partway is rejected by the driver's capacity check)
         return true;
     }
     const bool sweepKeeps = mode_ == Mode::Hybrid && s.keepCount() <= 64;

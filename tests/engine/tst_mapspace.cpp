@@ -286,6 +286,44 @@ private slots:
         }
     }
 
+    // A random search's candidate is the point randomPoint() draws from the same stream, or,
+    // given up partway, one whose tiles cannot fit, as the whole point's cannot.
+    void randomCandidatesGiveUpOnlyOnPointsThatCannotFit()
+    {
+        ConvParams cp;
+        cp.M = 16; cp.C = 12; cp.P = 14; cp.Q = 14; cp.R = 3; cp.S = 3;
+        const Workload w = makeConv2d(cp);
+        MapspaceConstraints c;
+        c.addSpatialAxes("Buffer", "Q|C M");
+        c.addKeep("Buffer", {"Inputs"}).addKeep("PE", {"Weights"});
+        for (MapspaceKind k : allMapspaceKinds()) {
+            const Mapspace s(w, threeLevels(7, 4, 40), k, c);
+            std::mt19937_64 rng(5);
+            int whole = 0, givenUp = 0;
+            MapspacePoint candidate, point;
+            for (int i = 0; i < 1500; ++i) {
+                std::mt19937_64 again = rng;
+                const bool complete = s.randomCandidate(rng, candidate);
+                s.randomPoint(again, point);
+                if (complete) {
+                    ++whole;
+                    QCOMPARE(rng, again);
+                    QCOMPARE(candidate.keepBits, point.keepBits);
+                    QCOMPARE(candidate.orders, point.orders);
+                    for (std::size_t f = 0; f < point.factors.size(); ++f) {
+                        QCOMPARE(candidate.factors[f].bound, point.factors[f].bound);
+                        QCOMPARE(candidate.factors[f].residual, point.factors[f].residual);
+                    }
+                } else {
+                    ++givenUp;
+                    QVERIFY(s.exceedsCapacity(candidate));
+                    QVERIFY(s.exceedsCapacity(point));
+                }
+            }
+            QVERIFY(whole > 0 && givenUp > 0);
+        }
+    }
+
     // By hand: one dimension of 8 over DRAM and a PE of 6 words keeping A and Z (both indexed by
     // D). The PE's tile spans the factor left below DRAM, for each tensor it keeps.
     void capacityVerdictByHand()
