@@ -160,6 +160,23 @@ long double orderedTriples(std::int64_t n)  // ordered (a, b, c) with a b c = n:
     return t;
 }
 
+// The capacity tests' layer on threeLevels(): tiles of every size, some outgrowing the PE.
+Workload capacityLayer()
+{
+    ConvParams cp;
+    cp.M = 16; cp.C = 12; cp.P = 14; cp.Q = 14; cp.R = 3; cp.S = 3;
+    return makeConv2d(cp);
+}
+
+// Two keeps fixed, the others free.
+MapspaceConstraints capacityConstraints()
+{
+    MapspaceConstraints c;
+    c.addSpatialAxes("Buffer", "Q|C M");
+    c.addKeep("Buffer", {"Inputs"}).addKeep("PE", {"Weights"});
+    return c;
+}
+
 // DRAM -> PE with no fanout: two temporal slots.
 Architecture twoLevels()
 {
@@ -260,12 +277,8 @@ private slots:
     // with free and fixed keeps, remainders, and a double-buffered level.
     void capacityVerdictOnThePointMatchesTheModel()
     {
-        ConvParams cp;
-        cp.M = 16; cp.C = 12; cp.P = 14; cp.Q = 14; cp.R = 3; cp.S = 3;
-        const Workload w = makeConv2d(cp);
-        MapspaceConstraints c;
-        c.addSpatialAxes("Buffer", "Q|C M");
-        c.addKeep("Buffer", {"Inputs"}).addKeep("PE", {"Weights"});
+        const Workload w = capacityLayer();
+        const MapspaceConstraints c = capacityConstraints();
         Architecture doubled = threeLevels(7, 4, 96);
         doubled.levels[1].multiple_buffering = 2.0;
         for (const Architecture& a : {threeLevels(7, 4, 128), doubled}) {
@@ -290,12 +303,8 @@ private slots:
     // given up partway, one whose tiles cannot fit, as the whole point's cannot.
     void randomCandidatesGiveUpOnlyOnPointsThatCannotFit()
     {
-        ConvParams cp;
-        cp.M = 16; cp.C = 12; cp.P = 14; cp.Q = 14; cp.R = 3; cp.S = 3;
-        const Workload w = makeConv2d(cp);
-        MapspaceConstraints c;
-        c.addSpatialAxes("Buffer", "Q|C M");
-        c.addKeep("Buffer", {"Inputs"}).addKeep("PE", {"Weights"});
+        const Workload w = capacityLayer();
+        const MapspaceConstraints c = capacityConstraints();
         for (MapspaceKind k : allMapspaceKinds()) {
             const Mapspace s(w, threeLevels(7, 4, 40), k, c);
             std::mt19937_64 rng(5);

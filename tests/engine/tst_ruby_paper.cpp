@@ -255,7 +255,7 @@ private slots:
     // examples/deepbench-gemms.yaml on its Eyeriss-like array (with the project's GEMM
     // constraints), searched with Timeloop's random sampling at the same budget per layer:
     // Ruby-S lowers the network's EDP at equal evaluations (paper: up to 50% lower EDP per layer;
-    // here 24% median, 18-53% over seeds 1-5, docs/search.md; at equal wall time PFM is lower).
+    // docs/search.md gives the median over seeds 1-5; at equal wall time PFM is lower).
     void wholeNetworkDeepBench()
     {
         const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/deepbench-gemms.yaml");
