@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <type_traits>
 
 namespace nestor {
 
@@ -272,22 +273,14 @@ int Mapspace::tupleIndex(const std::vector<std::int64_t>& t) const
     return static_cast<int>(idx);
 }
 
-void Mapspace::decodeDimension(int d, int k, long double x, MapspacePoint& p) const
+template <class Count>
+void Mapspace::decodeDimension(int d, int k, Count x, MapspacePoint& p) const
 {
     const DimSpace& ds = dims_[d];
-    x = std::clamp(std::floor(x), 0.0L, ds.counts[k] - 1.0L);
-    if (!ds.tables.empty()) {
-        ds.factorizer.decode(ds.tables[k], ds.tuples[k], x, &p.factors[d], w_.numDims());
-    } else {
-        const DimensionFactorizer::Table t = ds.factorizer.table(ds.tuples[k]);
-        ds.factorizer.decode(t, ds.tuples[k], x, &p.factors[d], w_.numDims());
-    }
-}
-
-void Mapspace::decodeDimension(int d, int k, std::uint64_t x, MapspacePoint& p) const
-{
-    const DimSpace& ds = dims_[d];
-    x = std::min(x, ds.exactCounts[k] - 1);
+    if constexpr (std::is_same_v<Count, long double>)
+        x = std::clamp(std::floor(x), 0.0L, ds.counts[k] - 1.0L);
+    else
+        x = std::min(x, ds.exactCounts[k] - 1);
     if (!ds.tables.empty()) {
         ds.factorizer.decode(ds.tables[k], ds.tuples[k], x, &p.factors[d], w_.numDims());
     } else {
@@ -348,11 +341,15 @@ bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
 
 void Mapspace::factorizationAt(long double x, MapspacePoint& p) const
 {
+    factorizationFrom(x, false, p);
+}
+
+bool Mapspace::factorizationFrom(long double x, bool stopOverCapacity, MapspacePoint& p) const
+{
     x = std::clamp(std::floor(x), 0.0L, total_ - 1.0L);
     if (!exactH_.empty())
-        factorizationIn<std::uint64_t>(static_cast<std::uint64_t>(x), exactH_, &DimSpace::exactCounts, false, p);
-    else
-        factorizationIn<long double>(x, H_, &DimSpace::counts, false, p);
+        return factorizationIn<std::uint64_t>(static_cast<std::uint64_t>(x), exactH_, &DimSpace::exactCounts, stopOverCapacity, p);
+    return factorizationIn<long double>(x, H_, &DimSpace::counts, stopOverCapacity, p);
 }
 
 void Mapspace::randomFactorization(std::mt19937_64& rng, MapspacePoint& p) const
@@ -362,11 +359,7 @@ void Mapspace::randomFactorization(std::mt19937_64& rng, MapspacePoint& p) const
 
 bool Mapspace::drawFactorization(std::mt19937_64& rng, bool stopOverCapacity, MapspacePoint& p) const
 {
-    if (exactH_.empty() || total_ <= 1.0L) {
-        const long double x = std::clamp(std::floor(uniformIndex(rng, total_)), 0.0L, total_ - 1.0L);
-        if (!exactH_.empty()) return factorizationIn<std::uint64_t>(static_cast<std::uint64_t>(x), exactH_, &DimSpace::exactCounts, stopOverCapacity, p);
-        return factorizationIn<long double>(x, H_, &DimSpace::counts, stopOverCapacity, p);
-    }
+    if (exactH_.empty() || total_ <= 1.0L) return factorizationFrom(uniformIndex(rng, total_), stopOverCapacity, p);
     // uniformIndex's draw, kept in integers
     const std::uint64_t n = exactH_[0][0];
     return factorizationIn<std::uint64_t>(std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng), exactH_,

@@ -133,12 +133,13 @@ private:
     NestorError noFactorizationError() const;
     int tupleIndex(const std::vector<std::int64_t>& t) const;
     bool fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
-    void decodeDimension(int d, int k, long double x, MapspacePoint& p) const;
-    void decodeDimension(int d, int k, std::uint64_t x, MapspacePoint& p) const;
+    template <class Count>  // long double or std::uint64_t (exactCounts)
+    void decodeDimension(int d, int k, Count x, MapspacePoint& p) const;
     // False when stopOverCapacity and the dimensions decoded so far outgrow a level (p partial).
     template <class Count>
     bool factorizationIn(Count x, const std::vector<std::vector<Count>>& completions,
                          std::vector<Count> DimSpace::*counts, bool stopOverCapacity, MapspacePoint& p) const;
+    bool factorizationFrom(long double index, bool stopOverCapacity, MapspacePoint& p) const;
     bool drawFactorization(std::mt19937_64& rng, bool stopOverCapacity, MapspacePoint& p) const;
     // randomCandidate's bound (MapspaceCapacity.cpp): per level with a capacity, the tensors kept
     // whatever the keep choices; per dimension, the ranks it enters.
