@@ -67,7 +67,7 @@ Mapspace::Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstr
     if (freeKeeps_.size() > 62)
         throw NestorError("constraints.bypass", "too many free keep/bypass choices (" + std::to_string(freeKeeps_.size()) +
                                                     "; at most 62): fix some with bypass constraints");
-    buildCapacityBound();
+    buildCapacityLevels();
 }
 
 void Mapspace::buildSlots()
@@ -306,12 +306,13 @@ bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
     const int nd = w_.numDims();
     p.factors.assign(static_cast<std::size_t>(numSlots()) * nd, LoopFactor{});
     p.orders.assign(slots_.size(), 0);
+    p.givenUp = false;
     // Per-thread scratch: a random search decodes a point per candidate.
     thread_local std::vector<std::int64_t> t, next;
     t.assign(spatialSlots_.size(), 1);
     const Count zero{0}, one{1};
     thread_local std::vector<std::int64_t> rankSums;
-    stopOverCapacity = stopOverCapacity && !capacityLevels_.empty();
+    stopOverCapacity = stopOverCapacity && boundable_;
     if (stopOverCapacity) rankSums.assign(capacityLevels_.size() * w_.numTensors() * maxRanks_, 1);
     for (int d = 0; d < nd; ++d) {
         const DimSpace& ds = dims_[d];
@@ -486,7 +487,8 @@ void Mapspace::randomPoint(std::mt19937_64& rng, MapspacePoint& p) const
 
 bool Mapspace::randomCandidate(std::mt19937_64& rng, MapspacePoint& p) const
 {
-    if (!drawFactorization(rng, true, p)) {
+    p.givenUp = !drawFactorization(rng, true, p);
+    if (p.givenUp) {
         p.keepBits = keepCount() - 1;  // every free keep bypassed, as the bound assumed
         return false;
     }

@@ -42,6 +42,9 @@ struct MapspacePoint {
     std::vector<LoopFactor> factors;     // [slot * numDims + dim]
     std::vector<std::uint64_t> orders;   // per slot: index of the order of its free loops, < k!
     std::uint64_t keepBits = 0;          // one bit per free (level, tensor) keep choice
+    // Given up partway by Mapspace::randomCandidate: the dimensions decoded already outgrow a
+    // level, the others are left at bound 1. Not a mapping: never to be evaluated.
+    bool givenUp = false;
 };
 
 struct MapspaceSize {
@@ -103,7 +106,7 @@ public:
     void randomPoint(std::mt19937_64& rng, MapspacePoint& p) const;  // into p, reusing its storage
     // A random search's candidate: randomPoint()'s draw, but given up as soon as the dimensions
     // decoded so far outgrow a level's capacity (the others at bound 1, free keeps bypassed):
-    // false then, p is left partial and exceedsCapacity(p) holds. Random sampling rejects most
+    // false then, p is left partial (p.givenUp) and exceedsCapacity(p) holds. Random sampling rejects most
     // of its candidates so, without decoding, ordering and building them whole; a candidate
     // given up draws no orders or keeps, so the stream moves on as for a candidate that fits.
     bool randomCandidate(std::mt19937_64& rng, MapspacePoint& p) const;
@@ -141,22 +144,23 @@ private:
                          std::vector<Count> DimSpace::*counts, bool stopOverCapacity, MapspacePoint& p) const;
     bool factorizationFrom(long double index, bool stopOverCapacity, MapspacePoint& p) const;
     bool drawFactorization(std::mt19937_64& rng, bool stopOverCapacity, MapspacePoint& p) const;
-    // randomCandidate's bound (MapspaceCapacity.cpp): per level with a capacity, the tensors kept
-    // whatever the keep choices; per dimension, the ranks it enters.
+    // exceedsCapacity's levels and randomCandidate's bound (MapspaceCapacity.cpp): per level
+    // with a capacity, the tensors kept whatever the keep choices and those kept by choice
+    // (tensor, keep bit); per dimension, the ranks it enters.
     struct CapacityLevel {
         int level = 0;
         std::int64_t words = 0;
         std::vector<int> tensors;
+        std::vector<std::pair<int, int>> freeTensors;
     };
     struct DimensionTerm {
         int tensor = 0, rank = 0;
         std::int64_t coef = 1;
     };
-    void buildCapacityBound();
+    void buildCapacityLevels();
     // Adds dimension d of p to rankSums (per capacity level, tensor and rank: the rank's extent
     // so far); true when a level's tiles then outgrow it.
     bool outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::int64_t>& rankSums) const;
-    bool keeps(const MapspacePoint& p, int level, int tensor) const;  // as toMapping() sets it
     // The free (permuted) and fixed (innermost first) loops of a slot.
     void slotLoops(const MapspacePoint& p, int slot, std::vector<int>& free, std::vector<int>& fixedInnermostFirst) const;
 
@@ -176,7 +180,8 @@ private:
     long double total_ = 0;
     std::vector<std::pair<int, int>> freeKeeps_;         // (level, tensor)
     std::vector<std::vector<int>> fixedKeep_;            // [level][tensor]: -1 free, 0 bypass, 1 keep
-    std::vector<CapacityLevel> capacityLevels_;          // empty: randomCandidate never gives up early
+    std::vector<CapacityLevel> capacityLevels_;          // innermost first; empty: no tile can outgrow a level
+    bool boundable_ = false;                             // false: randomCandidate never gives up early
     std::vector<std::vector<DimensionTerm>> termsOfDim_;
     int maxRanks_ = 0;
 };

@@ -11,14 +11,10 @@ namespace nestor {
 
 bool Mapspace::exceedsCapacity(const MapspacePoint& p) const
 {
+    if (capacityLevels_.empty()) return false;  // nothing to outgrow (or beyond the model's tables: evaluate() decides)
     const int L = a_.numLevels();
     const int D = w_.numDims();
     const int S = numSlots();
-    if (L > 64 || D > 32) return false;  // beyond the model's own tables: evaluate() decides
-    // Per dimension, innermost slot first: the extents of the loops at and below each level,
-    // full and with every loop at its residual iteration (stride = product of inner bounds).
-    std::array<std::int64_t, 32> full, residual, stride;
-    full.fill(1), residual.fill(1), stride.fill(1);
     // A dimension spans its full extent below level i when one of its loops above i runs more
     // than one residual trip; else every loop of it above is at its last iteration.
     std::array<std::array<bool, 32>, 64> reachable;
@@ -29,9 +25,17 @@ bool Mapspace::exceedsCapacity(const MapspacePoint& p) const
             for (int d = 0; d < D; ++d)
                 if (p.factors[static_cast<std::size_t>(s) * D + d].residual > 1) seen[d] = true;
     }
-    std::array<std::int64_t, 32> ext;
-    int s = S - 1;
-    for (int i = L - 1; i >= 0; --i) {
+    // Per dimension, innermost slot first: the extents of the loops at and below each level,
+    // full and with every loop at its residual iteration (stride = product of inner bounds).
+    std::array<std::int64_t, 32> full, residual, stride, ext;
+    full.fill(1), residual.fill(1), stride.fill(1);
+    auto words = [&](int t) {
+        std::int64_t n = 1;
+        for (const auto& rank : w_.tensors[t].ranks) n *= rankExtent(rank, ext.data());
+        return n;
+    };
+    std::size_t c = 0;  // the next level with a capacity (they are listed innermost first)
+    for (int i = L - 1, s = S - 1; i >= 0 && c < capacityLevels_.size(); --i) {
         for (; s >= 0 && slots_[s].level == i; --s)
             for (int d = 0; d < D; ++d) {
                 const LoopFactor& f = p.factors[static_cast<std::size_t>(s) * D + d];
@@ -40,59 +44,54 @@ bool Mapspace::exceedsCapacity(const MapspacePoint& p) const
                 residual[d] += (f.residual - 1) * stride[d];
                 stride[d] *= f.bound;
             }
-        const auto capacity = a_.levels[i].effectiveSizeWords();
-        if (!capacity) continue;
+        if (capacityLevels_[c].level != i) continue;
+        const CapacityLevel& level = capacityLevels_[c++];
         for (int d = 0; d < D; ++d) ext[d] = reachable[i][d] ? full[d] : residual[d];
         std::int64_t used = 0;
-        for (int t = 0; t < w_.numTensors(); ++t) {
-            if (!keeps(p, i, t)) continue;
-            std::int64_t words = 1;
-            for (const auto& rank : w_.tensors[t].ranks) words *= rankExtent(rank, ext.data());
-            used += words;
-        }
-        if (used > *capacity) return true;
+        for (int t : level.tensors) used += words(t);
+        for (const auto& [t, bit] : level.freeTensors)
+            if (((p.keepBits >> bit) & 1u) == 0) used += words(t);  // as toMapping() keeps it
+        if (used > level.words) return true;
     }
     return false;
 }
 
-bool Mapspace::keeps(const MapspacePoint& p, int level, int tensor) const
-{
-    for (std::size_t i = 0; i < freeKeeps_.size(); ++i)
-        if (freeKeeps_[i].first == level && freeKeeps_[i].second == tensor) return ((p.keepBits >> i) & 1u) == 0;
-    const int fixed = fixedKeep_[level][tensor];
-    return fixed < 0 || fixed == 1;
-}
-
-// randomCandidate's bound: the words of the tiles at each level with a capacity, counting the
-// dimensions decoded so far (the others at extent 1) and only the tensors every keep choice
-// keeps there. Extents only grow as dimensions come in when every rank's coefficients are
-// positive; otherwise there is no bound (randomCandidate decodes every candidate whole).
-void Mapspace::buildCapacityBound()
+// The levels a point's tiles can outgrow, with the tensors each keeps whatever the keep choices
+// and those it keeps by choice (their keep bits). randomCandidate's bound counts only the
+// former and only grows as dimensions come in where every rank's coefficients are positive;
+// otherwise there is no bound (randomCandidate decodes every candidate whole).
+void Mapspace::buildCapacityLevels()
 {
     capacityLevels_.clear();
     termsOfDim_.assign(static_cast<std::size_t>(w_.numDims()), {});
     maxRanks_ = 0;
+    boundable_ = false;
     const int L = a_.numLevels(), D = w_.numDims(), T = w_.numTensors();
     if (L > 64 || D > 32) return;  // beyond exceedsCapacity's tables
+    std::vector<std::vector<int>> freeBit(L, std::vector<int>(T, -1));
+    for (std::size_t b = 0; b < freeKeeps_.size(); ++b) freeBit[freeKeeps_[b].first][freeKeeps_[b].second] = static_cast<int>(b);
+    for (int i = L - 1; i >= 0; --i) {  // innermost first
+        const auto words = a_.levels[i].effectiveSizeWords();
+        if (!words) continue;
+        CapacityLevel level;
+        level.level = i;
+        level.words = *words;
+        for (int t = 0; t < T; ++t) {
+            if (freeBit[i][t] >= 0) level.freeTensors.emplace_back(t, freeBit[i][t]);
+            else if (fixedKeep_[i][t] == 1) level.tensors.push_back(t);
+        }
+        if (level.tensors.empty() && level.freeTensors.empty()) continue;  // keeps nothing: nothing to outgrow
+        boundable_ = boundable_ || !level.tensors.empty();
+        capacityLevels_.push_back(std::move(level));
+    }
     for (int t = 0; t < T; ++t) {
         const auto& ranks = w_.tensors[t].ranks;
         maxRanks_ = std::max(maxRanks_, static_cast<int>(ranks.size()));
         for (std::size_t r = 0; r < ranks.size(); ++r)
             for (const auto& term : ranks[r]) {
-                if (term.coef < 0) {
-                    termsOfDim_.assign(static_cast<std::size_t>(D), {});
-                    return;
-                }
+                if (term.coef < 0) boundable_ = false;
                 termsOfDim_[term.dim].push_back({t, static_cast<int>(r), term.coef});
             }
-    }
-    for (int i = 0; i < L; ++i) {
-        const auto words = a_.levels[i].effectiveSizeWords();
-        if (!words) continue;
-        CapacityLevel level{i, *words, {}};
-        for (int t = 0; t < T; ++t)
-            if (fixedKeep_[i][t] == 1) level.tensors.push_back(t);
-        if (!level.tensors.empty()) capacityLevels_.push_back(std::move(level));
     }
 }
 
@@ -121,7 +120,7 @@ bool Mapspace::outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::
     for (std::size_t c = 0; c < capacityLevels_.size(); ++c) {
         const CapacityLevel& level = capacityLevels_[c];
         const std::int64_t grown = ext[level.level] - 1;
-        if (grown == 0) continue;  // this level's tiles are as they were
+        if (grown == 0 || level.tensors.empty()) continue;  // as it was, or nothing kept whatever the choices
         std::int64_t* sums = rankSums.data() + c * static_cast<std::size_t>(T * maxRanks_);
         for (const DimensionTerm& term : termsOfDim_[d]) sums[term.tensor * maxRanks_ + term.rank] += term.coef * grown;
         std::int64_t used = 0;

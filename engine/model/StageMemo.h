@@ -13,6 +13,7 @@
 // The stage also reads the workload's bounds and tensors, which are not in the key: the memo
 // forgets everything when evaluate() brings another workload (adoptWorkload). A search thread
 // owns one per run; not thread-safe.
+#include "model/SampledUse.h"
 #include "model/StageAnalysis.h"
 
 #include <array>
@@ -20,34 +21,6 @@
 #include <vector>
 
 namespace nestor::model {
-
-// Whether a memo is worth its lookups: judged on windows of kWindow lookups, it is while at
-// least one in kSampling hits. While it is not, only every kSampling-th stage is looked up and
-// remembered (enough to notice repeats coming back). Annealing's neighbours repeat stages;
-// random sampling's candidates seldom do.
-class MemoSampling {
-public:
-    // Whether the stage at hand is looked up (and, on a miss, remembered).
-    bool admit()
-    {
-        active_ = useful_ || ++tick_ % kSampling == 0;
-        if (!active_) return false;
-        if (++lookups_ == kWindow) {  // judged on the window that ends here
-            useful_ = hits_ * kSampling >= lookups_;
-            lookups_ = hits_ = 0;
-        }
-        return true;
-    }
-    void hit() { ++hits_; }
-    bool active() const { return active_; }  // the stage last passed to admit() was admitted
-    bool useful() const { return useful_; }
-
-private:
-    static constexpr std::int64_t kWindow = 4096, kSampling = 16;
-    std::int64_t lookups_ = 0, hits_ = 0, tick_ = 0;
-    bool useful_ = true;
-    bool active_ = false;
-};
 
 class StageMemo {
 public:
@@ -122,8 +95,9 @@ private:
         std::uint64_t clock = 0;
     };
     PerfectSlot& perfectSlot(const StageSpec& spec);
-    // Both memos' results are worth keeping only while candidates repeat them (MemoSampling).
-    MemoSampling sampling_, perfectSampling_;
+    // Both memos' results are worth keeping only while candidates repeat them: a lookup is
+    // useful when it hits (annealing's neighbours repeat stages; random candidates seldom do).
+    SampledUse sampling_, perfectSampling_;
     std::vector<PerfectSlot> perfect_;
     const NestLayout* printedNest_ = nullptr;  // the nest adoptNest() printed
     std::vector<std::int64_t> nestKey_;        // its loops as in a perfect key: (packed, bound) each

@@ -64,6 +64,7 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
     const Workload& w = space.workload();
     const Architecture& a = space.architecture();
     model::StageMemo stageMemo;  // one workload for the whole run: neighbouring candidates share stages
+    model::SampledUse capacityCheck;  // useful when it rejects the candidate
     ModelOptions model = opt.model;
     model.inputsValidated = true;  // the mapspace validated them
     model.stageMemo = &stageMemo;
@@ -99,7 +100,13 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
         if (sizeOn && valid >= sizeLimit) { out.stopReason = "search size"; break; }
         if (!algo->next(p)) { out.stopReason = "exhausted"; break; }
         // Tiles that cannot fit are told from the point: no mapping built, nothing evaluated.
-        const bool fits = !space.exceedsCapacity(p);
+        // Where few candidates outgrow a level (annealing's neighbours) the check costs more
+        // than it saves, and only a sample is checked: evaluate() checks capacity first anyway.
+        bool fits = !p.givenUp;
+        if (fits && capacityCheck.admit() && space.exceedsCapacity(p)) {
+            capacityCheck.hit();
+            fits = false;
+        }
         if (fits) {
             space.toMapping(p, m);
             evaluate(w, a, m, model, ev);

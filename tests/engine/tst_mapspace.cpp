@@ -314,6 +314,7 @@ private slots:
                 std::mt19937_64 again = rng;
                 const bool complete = s.randomCandidate(rng, candidate);
                 s.randomPoint(again, point);
+                QCOMPARE(candidate.givenUp, !complete);
                 if (complete) {
                     ++whole;
                     QCOMPARE(rng, again);

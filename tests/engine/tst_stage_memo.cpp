@@ -137,7 +137,7 @@ private slots:
     // fewer than one hit in 16, only every 16th stage is looked up, until hits come back.
     void samplingFollowsTheHitRate()
     {
-        model::MemoSampling gate;
+        model::SampledUse gate;
         for (int i = 0; i < 4096; ++i) QVERIFY(gate.admit());  // no hits in the first window
         QVERIFY(!gate.useful());
         int admitted = 0;
