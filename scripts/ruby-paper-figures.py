@@ -265,7 +265,9 @@ def plot(outdir, svgfile):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("run", "report", "plot"):
+    # OUTDIR (and SVGFILE) must be paths: "run --help" would otherwise fill a directory "--help".
+    if len(argv) < 3 or argv[1] not in ("run", "report", "plot") or argv[2].startswith("-") or \
+            (argv[1] == "plot" and (len(argv) < 4 or argv[3].startswith("-"))):
         sys.exit(__doc__)
     if argv[1] == "run":
         cli = argv[argv.index("--cli") + 1] if "--cli" in argv else os.path.join(ROOT, "build/default/app/cli/nestor-cli")
