@@ -23,6 +23,7 @@
 #include "model/Evaluation.h"
 #include "workload/Workload.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <random>
@@ -158,6 +159,8 @@ private:
         std::int64_t coef = 1;
     };
     void buildCapacityLevels();
+    // Dimension d's extent in the tiles below each level (ext[level]), as the model finds it.
+    void extentsOfDimension(const MapspacePoint& p, int d, std::array<std::int64_t, 64>& ext) const;
     // Adds dimension d of p to rankSums (per capacity level, tensor and rank: the rank's extent
     // so far); true when a level's tiles then outgrow it.
     bool outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::int64_t>& rankSums) const;

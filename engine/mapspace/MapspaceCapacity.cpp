@@ -9,44 +9,49 @@
 
 namespace nestor {
 
+void Mapspace::extentsOfDimension(const MapspacePoint& p, int d, std::array<std::int64_t, 64>& ext) const
+{
+    const int L = a_.numLevels(), D = w_.numDims(), S = numSlots();
+    // The dimension spans its full extent below level i when one of its loops above i runs more
+    // than one residual trip; else every loop of it above is at its last iteration.
+    std::array<bool, 64> reachesFull;
+    bool seen = false;
+    for (int i = 0, s = 0; i < L; ++i) {
+        reachesFull[i] = seen;
+        for (; s < S && slots_[s].level == i; ++s) seen = seen || p.factors[static_cast<std::size_t>(s) * D + d].residual > 1;
+    }
+    // Innermost slot first: the extents of its loops at and below each level, full and with every
+    // loop at its residual iteration (stride = product of the inner bounds).
+    std::int64_t full = 1, residual = 1, stride = 1;
+    for (int i = L - 1, s = S - 1; i >= 0; --i) {
+        for (; s >= 0 && slots_[s].level == i; --s) {
+            const LoopFactor& f = p.factors[static_cast<std::size_t>(s) * D + d];
+            if (f.bound == 1) continue;
+            full += (f.bound - 1) * stride;
+            residual += (f.residual - 1) * stride;
+            stride *= f.bound;
+        }
+        ext[i] = reachesFull[i] ? full : residual;
+    }
+}
+
 bool Mapspace::exceedsCapacity(const MapspacePoint& p) const
 {
     if (capacityLevels_.empty()) return false;  // nothing to outgrow (or beyond the model's tables: evaluate() decides)
-    const int L = a_.numLevels();
     const int D = w_.numDims();
-    const int S = numSlots();
-    // A dimension spans its full extent below level i when one of its loops above i runs more
-    // than one residual trip; else every loop of it above is at its last iteration.
-    std::array<std::array<bool, 32>, 64> reachable;
-    std::array<bool, 32> seen{};
-    for (int i = 0, s = 0; i < L; ++i) {
-        reachable[i] = seen;
-        for (; s < S && slots_[s].level == i; ++s)
-            for (int d = 0; d < D; ++d)
-                if (p.factors[static_cast<std::size_t>(s) * D + d].residual > 1) seen[d] = true;
+    std::array<std::array<std::int64_t, 32>, 64> extAt;  // [level][dimension]
+    std::array<std::int64_t, 64> column;
+    for (int d = 0; d < D; ++d) {
+        extentsOfDimension(p, d, column);
+        for (const CapacityLevel& level : capacityLevels_) extAt[level.level][d] = column[level.level];
     }
-    // Per dimension, innermost slot first: the extents of the loops at and below each level,
-    // full and with every loop at its residual iteration (stride = product of inner bounds).
-    std::array<std::int64_t, 32> full, residual, stride, ext;
-    full.fill(1), residual.fill(1), stride.fill(1);
-    auto words = [&](int t) {
-        std::int64_t n = 1;
-        for (const auto& rank : w_.tensors[t].ranks) n *= rankExtent(rank, ext.data());
-        return n;
-    };
-    std::size_t c = 0;  // the next level with a capacity (they are listed innermost first)
-    for (int i = L - 1, s = S - 1; i >= 0 && c < capacityLevels_.size(); --i) {
-        for (; s >= 0 && slots_[s].level == i; --s)
-            for (int d = 0; d < D; ++d) {
-                const LoopFactor& f = p.factors[static_cast<std::size_t>(s) * D + d];
-                if (f.bound == 1) continue;
-                full[d] += (f.bound - 1) * stride[d];
-                residual[d] += (f.residual - 1) * stride[d];
-                stride[d] *= f.bound;
-            }
-        if (capacityLevels_[c].level != i) continue;
-        const CapacityLevel& level = capacityLevels_[c++];
-        for (int d = 0; d < D; ++d) ext[d] = reachable[i][d] ? full[d] : residual[d];
+    for (const CapacityLevel& level : capacityLevels_) {
+        const std::int64_t* ext = extAt[level.level].data();
+        auto words = [&](int t) {
+            std::int64_t n = 1;
+            for (const auto& rank : w_.tensors[t].ranks) n *= rankExtent(rank, ext);
+            return n;
+        };
         std::int64_t used = 0;
         for (int t : level.tensors) used += words(t);
         for (const auto& [t, bit] : level.freeTensors)
@@ -97,26 +102,9 @@ void Mapspace::buildCapacityLevels()
 
 bool Mapspace::outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::int64_t>& rankSums) const
 {
-    const int L = a_.numLevels(), D = w_.numDims(), S = numSlots(), T = w_.numTensors();
-    // Dimension d's extent below each level, as exceedsCapacity finds it.
-    std::array<bool, 64> reachable;
-    bool seen = false;
-    for (int i = 0, s = 0; i < L; ++i) {
-        reachable[i] = seen;
-        for (; s < S && slots_[s].level == i; ++s) seen = seen || p.factors[static_cast<std::size_t>(s) * D + d].residual > 1;
-    }
+    const int T = w_.numTensors();
     std::array<std::int64_t, 64> ext;
-    std::int64_t full = 1, residual = 1, stride = 1;
-    for (int i = L - 1, s = S - 1; i >= 0; --i) {
-        for (; s >= 0 && slots_[s].level == i; --s) {
-            const LoopFactor& f = p.factors[static_cast<std::size_t>(s) * D + d];
-            if (f.bound == 1) continue;
-            full += (f.bound - 1) * stride;
-            residual += (f.residual - 1) * stride;
-            stride *= f.bound;
-        }
-        ext[i] = reachable[i] ? full : residual;
-    }
+    extentsOfDimension(p, d, ext);
     for (std::size_t c = 0; c < capacityLevels_.size(); ++c) {
         const CapacityLevel& level = capacityLevels_[c];
         const std::int64_t grown = ext[level.level] - 1;

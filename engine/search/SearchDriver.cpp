@@ -2,6 +2,7 @@
 
 #include "search/SearchAlgorithm.h"
 
+#include "model/SampledUse.h"
 #include "model/StageMemo.h"
 
 #include <algorithm>
