@@ -344,7 +344,6 @@ public:
     bool jointLinks(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats, const MeshLinks& mesh,
                     const std::vector<int>& slotOf, InstanceLinks& out, std::vector<std::int64_t>& sent)
     {
-        constexpr std::size_t kMaxLinkOutcomes = 64;  // outcomes that use links (a sweep per kSumsPerSweep)
         const int g = static_cast<int>(kindCats.size());
         if (g > kMaxSharingKinds) return false;
         const int nRanks = f_->nRanks;
@@ -372,11 +371,11 @@ public:
         JointState first;
         for (int x = 0; x < g; ++x)
             first.v[static_cast<std::size_t>(2 * x + 1)] = static_cast<std::int16_t>(linkDeltaId(now[static_cast<std::size_t>(x)]));
-        thread_local std::vector<std::int64_t> stepSent;
-        const MeshLinks::StepFigures opening = mesh.countStep(slotOf, now.data(), before.data(), stepSent);
+        const MeshLinks::StepFigures opening = mesh.countStep(slotOf, now.data(), before.data(), stepSent_);
         out = InstanceLinks{opening.accesses, opening.weighted, 0};
         const int start = stateId(first);
         outcomes_.clear();
+        countedSteps_.clear();
         linkOutcomeSent_.clear();
         bool overflow = false;
         auto outcomeOf = [&](int j, int c, int into, std::uint32_t busyAfter, int state) -> const StepOutcome& {
@@ -391,8 +390,6 @@ public:
             if (!((busyAfter >> base) & 1u)) overflow = true;  // (cannot be: child 0 works whenever the instance does)
             for (int x = 0; x < g; ++x) {
                 const auto ux = static_cast<std::size_t>(x);
-                const int had = js.v[2 * ux + 1];
-                before[ux] = had == 0 ? Delta{} : linkDeltas_[static_cast<std::size_t>(had)].shiftedBy(back, nRanks);
                 next.v[2 * ux + 1] = 0;
                 now[ux] = Delta{};
                 if (!((busyAfter >> x) & 1u)) continue;  // idle: its reuse memory kept, no delta
@@ -403,16 +400,11 @@ public:
                 next.v[2 * ux] = static_cast<std::int16_t>(to);
                 next.v[2 * ux + 1] = static_cast<std::int16_t>(linkDeltaId(now[ux]));
             }
-            const MeshLinks::StepFigures step = mesh.countStep(slotOf, now.data(), before.data(), stepSent);
-            StepOutcome o{stateId(next), step.accesses, step.weighted, step.linkWords, -1};
+            const CountedStep& step = countedStep(js, next, back, g, mesh, slotOf, now, before, overflow);
+            StepOutcome o{stateId(next), step.figures.accesses, step.figures.weighted, step.figures.linkWords, step.linkOutcome};
             if (o.next < 0 || linkDeltas_.size() > static_cast<std::size_t>(std::numeric_limits<std::int16_t>::max())) {
                 overflow = true;  // (the sweep goes on from this state; its figures are dropped)
                 o.next = state;
-            }
-            if (step.linked) {
-                if (linkOutcomeSent_.size() == kMaxLinkOutcomes) overflow = true;
-                o.linkOutcome = static_cast<int>(linkOutcomeSent_.size());
-                linkOutcomeSent_.push_back(stepSent);
             }
             return outcomes_.emplace(key, o).first->second;
         };
@@ -910,9 +902,52 @@ private:
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
         int linkOutcome = -1;
     };
+    // jointLinks' count of a step over the mesh (MeshLinks::countStep), which follows from the
+    // kinds' deltas alone: per kind the id of its delta in this step (in `next`) and in the
+    // previous one (in `js`), and the instance's move back to that step where some kind had one.
+    // Counted once per distinct set (a joint sweep meets each three or four times over, in other
+    // loops, contexts or reuse states), as are the words each child forwards in it.
+    struct CountedStep {
+        JointState deltas;  // per kind: this step's delta id, then the previous one's
+        Vec back{};
+        MeshLinks::StepFigures figures;
+        int linkOutcome = -1;  // where links serve: its index in linkOutcomeSent_
+    };
+    const CountedStep& countedStep(const JointState& js, const JointState& next, const Vec& back, int g, const MeshLinks& mesh,
+                                   const std::vector<int>& slotOf, std::array<Delta, kMaxSharingKinds>& now,
+                                   std::array<Delta, kMaxSharingKinds>& before, bool& overflow)
+    {
+        CountedStep key;
+        bool anyBefore = false;
+        for (int x = 0; x < g; ++x) {
+            const auto ux = static_cast<std::size_t>(x);
+            key.deltas.v[2 * ux] = next.v[2 * ux + 1];
+            key.deltas.v[2 * ux + 1] = js.v[2 * ux + 1];
+            anyBefore = anyBefore || js.v[2 * ux + 1] != 0;
+        }
+        if (anyBefore) key.back = back;  // (without previous deltas the move changes nothing)
+        for (const CountedStep& known : countedSteps_)
+            if (known.deltas == key.deltas && known.back == key.back) return known;
+        for (int x = 0; x < g; ++x) {
+            const auto ux = static_cast<std::size_t>(x);
+            const int had = js.v[2 * ux + 1];
+            before[ux] = had == 0 ? Delta{} : linkDeltas_[static_cast<std::size_t>(had)].shiftedBy(back, f_->nRanks);
+        }
+        key.figures = mesh.countStep(slotOf, now.data(), before.data(), stepSent_);
+        if (key.figures.linked) {
+            if (linkOutcomeSent_.size() == kMaxLinkOutcomes) overflow = true;
+            key.linkOutcome = static_cast<int>(linkOutcomeSent_.size());
+            linkOutcomeSent_.push_back(stepSent_);
+        }
+        countedSteps_.push_back(key);
+        return countedSteps_.back();
+    }
+    static constexpr std::size_t kMaxLinkOutcomes = 64;  // steps counted that use links (a sweep per kSumsPerSweep)
     std::vector<JointState> jointStates_;
     std::unordered_map<std::uint64_t, StepOutcome> outcomes_;
+    std::vector<CountedStep> countedSteps_;
     std::vector<std::vector<std::int64_t>> linkOutcomeSent_;
+    std::vector<std::int64_t> stepSent_;  // countStep's scratch
 
     std::uint8_t shapeOf(int context) const
     {
