@@ -376,6 +376,7 @@ public:
         const int start = stateId(first);
         outcomes_.clear();
         countedSteps_.clear();
+        countedByHash_.clear();
         linkOutcomeSent_.clear();
         bool overflow = false;
         auto outcomeOf = [&](int j, int c, int into, std::uint32_t busyAfter, int state) -> const StepOutcome& {
@@ -912,6 +913,7 @@ private:
         Vec back{};
         MeshLinks::StepFigures figures;
         int linkOutcome = -1;  // where links serve: its index in linkOutcomeSent_
+        int nextSameHash = -1;  // the previous step counted whose key hashes alike (countedByHash_)
     };
     const CountedStep& countedStep(const JointState& js, const JointState& next, const Vec& back, int g, const MeshLinks& mesh,
                                    const std::vector<int>& slotOf, std::array<Delta, kMaxSharingKinds>& now,
@@ -926,8 +928,17 @@ private:
             anyBefore = anyBefore || js.v[2 * ux + 1] != 0;
         }
         if (anyBefore) key.back = back;  // (without previous deltas the move changes nothing)
-        for (const CountedStep& known : countedSteps_)
+        std::uint64_t hash = 0x9e3779b97f4a7c15ull;
+        for (const std::int16_t id : key.deltas.v) hash = (hash ^ static_cast<std::uint16_t>(id)) * 0xff51afd7ed558ccdull;
+        for (int r = 0; r < f_->nRanks; ++r) hash = (hash ^ static_cast<std::uint64_t>(key.back[r])) * 0xff51afd7ed558ccdull;
+        // (hashed: a joint sweep with many states may count thousands of steps)
+        int& latest = countedByHash_.try_emplace(hash, -1).first->second;
+        for (int i = latest; i >= 0; i = countedSteps_[static_cast<std::size_t>(i)].nextSameHash) {
+            const CountedStep& known = countedSteps_[static_cast<std::size_t>(i)];
             if (known.deltas == key.deltas && known.back == key.back) return known;
+        }
+        key.nextSameHash = latest;
+        latest = static_cast<int>(countedSteps_.size());
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
             const int had = js.v[2 * ux + 1];
@@ -946,6 +957,7 @@ private:
     std::vector<JointState> jointStates_;
     std::unordered_map<std::uint64_t, StepOutcome> outcomes_;
     std::vector<CountedStep> countedSteps_;
+    std::unordered_map<std::uint64_t, int> countedByHash_;  // the latest step counted per hash of its key
     std::vector<std::vector<std::int64_t>> linkOutcomeSent_;
     std::vector<std::int64_t> stepSent_;  // countStep's scratch
 
