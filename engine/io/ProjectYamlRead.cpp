@@ -3,6 +3,7 @@
 
 #include "arch/EnergyModels.h"
 #include "arch/MeshInference.h"
+#include "common/TextFile.h"
 #include "io/RankText.h"
 #include "io/YamlUtil.h"
 
@@ -121,9 +122,11 @@ void ProjectReader::loadIncludes(const YamlRef& list, const std::string& fromPat
             if (l == key) entry.fail("'" + rel + "' is included more than once");
         std::string text;
         try {
-            text = yamlio::readTextFile(resolved);
-        } catch (const NestorError&) {
-            entry.fail("cannot open included file '" + rel + "' (resolved to " + resolved + ")");
+            text = readTextFile(resolved);
+        } catch (const NestorError& e) {
+            const std::string why = e.diagnostics().empty() ? std::string() : e.diagnostics().front().message;
+            entry.fail("cannot open included file '" + rel + "' (resolved to " + resolved + ")" +
+                       (why.rfind("a directory", 0) == 0 ? ": " + why : std::string()));
         }
         stack_.push_back(key);
         loaded_.push_back(key);
@@ -813,7 +816,7 @@ Project parseProject(const std::string& yamlText, const std::string& pathForMess
 
 Project readProject(const std::string& path)
 {
-    return parseProject(yamlio::readTextFile(path), path);
+    return parseProject(readTextFile(path), path);
 }
 
 } // namespace nestor

@@ -2,6 +2,7 @@
 
 #include "arch/MeshInference.h"
 #include "common/CheckedMath.h"
+#include "common/TextFile.h"
 #include "io/RankText.h"
 #include "io/YamlUtil.h"
 
@@ -498,7 +499,7 @@ ReferenceCase parseReferenceCase(const std::string& yamlText, const std::string&
 
 ReferenceCase readReferenceCase(const std::string& path)
 {
-    return parseReferenceCase(yamlio::readTextFile(path), path);
+    return parseReferenceCase(readTextFile(path), path);
 }
 
 } // namespace nestor

@@ -1,9 +1,8 @@
 #include "io/YamlUtil.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace nestor::yamlio {
 
@@ -53,6 +52,19 @@ SourceLocation locationOf(const YAML::Mark& mark, const std::string& file)
 
 YAML::Node parseText(const std::string& text, const std::string& file)
 {
+    // A binary file (an ONNX model, a Timeloop run's output, an image) is not YAML: say so at its
+    // first NUL byte rather than report whichever byte the YAML parser trips on.
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+        const std::size_t lineStart = text.rfind('\n', nul) == std::string::npos ? 0 : text.rfind('\n', nul) + 1;
+        SourceLocation at;
+        at.file = file;
+        at.line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')) + 1;
+        at.column = static_cast<int>(nul - lineStart) + 1;
+        throw NestorError("", "not a text file (a NUL byte here): Nestor reads YAML project files and Timeloop YAML; "
+                              "a binary model such as an ONNX file is not read (write its layers as workloads and "
+                              "networks, docs/project-format.md)",
+                          at);
+    }
     try {
         // yaml-cpp ends the first document silently where a line is indented less than the
         // first key and reads on as a second one: loading only the first would drop the rest.
@@ -67,16 +79,6 @@ YAML::Node parseText(const std::string& text, const std::string& file)
     } catch (const YAML::Exception& e) {
         throw NestorError("", std::string("malformed YAML: ") + e.what(), locationOf(e.mark, file));
     }
-}
-
-std::string readTextFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw NestorError("", "cannot open file '" + path + "'", SourceLocation{path, 0, 0});
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw NestorError("", "cannot read file '" + path + "'", SourceLocation{path, 0, 0});
-    return ss.str();
 }
 
 std::string joinPath(const std::string& base, const std::string& key)

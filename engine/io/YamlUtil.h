@@ -17,8 +17,6 @@ namespace nestor::yamlio {
 
 // Parses YAML text; a syntax error becomes a NestorError at the offending position.
 YAML::Node parseText(const std::string& text, const std::string& file);
-// Reads a whole file; failure to open is a NestorError naming the file.
-std::string readTextFile(const std::string& path);
 
 SourceLocation locationOf(const YAML::Mark& mark, const std::string& file);
 

@@ -497,6 +497,11 @@ void TestProjectYaml::badInput_data()
     y = "  " + kBase;
     row("first key indented", y, "a second document starts here", {2, 1});
 
+    // A binary file (an ONNX model) is told apart at its first NUL byte, not wherever the YAML
+    // parser trips: 22 lines of kBase, then "notes: a" and the NUL in column 9.
+    y = kBase + std::string("notes: a\0b\n", 11);
+    row("binary content", y, "not a text file (a NUL byte here)", {23, 9});
+
     y = replaced(kBase, "      size_words: 64\n", "      size_words: 64\n      sizewords: 3\n");
     row("unknown level key", y, "unknown key 'sizewords'", positionOf(y, "sizewords"));
 
@@ -763,6 +768,23 @@ void TestProjectYaml::includeMissingAndDuplicates()
                  e.what());
         QCOMPARE(e.diagnostics().front().location.line, 2);
         QCOMPARE(e.diagnostics().front().location.column, 11);
+    }
+    // A directory where a file is expected: said so, not read as an empty file.
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
+    writeFile(dir.filePath(QStringLiteral("main.yaml")), "nestor: 1\ninclude: [sub]\n");
+    try {
+        readProject(dir.filePath(QStringLiteral("main.yaml")).toStdString());
+        QFAIL("no error");
+    } catch (const NestorError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("cannot open included file 'sub'")), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral(": a directory, not a file")), e.what());
+        QCOMPARE(e.diagnostics().front().location.line, 2);
+    }
+    try {
+        readProject(dir.filePath(QStringLiteral("sub")).toStdString());
+        QFAIL("no error");
+    } catch (const NestorError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("a directory, not a file")), e.what());
     }
     writeFile(dir.filePath(QStringLiteral("w.yaml")), "workloads:\n  - {name: g, type: gemm, M: 2, N: 2, K: 2}\n");
     writeFile(dir.filePath(QStringLiteral("main.yaml")),

@@ -2,6 +2,7 @@
 // files; located errors; and the field-by-field checker on hand-built evaluations.
 #include "support/TextEdits.h"
 #include "common/Error.h"
+#include "common/TextFile.h"
 #include "io/ReferenceCase.h"
 #include "io/ReferenceCheck.h"
 #include "io/YamlUtil.h"
@@ -304,7 +305,7 @@ void TestReferenceCase::errors_data()
     QTest::addColumn<QString>("field");
     QTest::addColumn<int>("line");
     QTest::addColumn<int>("column");
-    const std::string base = yamlio::readTextFile(casePath("ispass20-00-conv1d-1level"));
+    const std::string base = readTextFile(casePath("ispass20-00-conv1d-1level"));
     auto row = [](const char* name, const std::string& y, const char* msg, const char* field, std::pair<int, int> pos) {
         QTest::newRow(name) << QString::fromStdString(y) << QString::fromUtf8(msg) << QString::fromUtf8(field)
                             << pos.first << pos.second;
@@ -372,7 +373,7 @@ void TestReferenceCase::errors()
 
 void TestReferenceCase::missingLeakIsZero()
 {
-    const std::string base = yamlio::readTextFile(casePath("ispass20-00-conv1d-1level"));
+    const std::string base = readTextFile(casePath("ispass20-00-conv1d-1level"));
     const ReferenceCase rc = parseReferenceCase(
         replaced(base, "write: 0.42564, leak: 0.000861}", "write: 0.42564}"), "case.yaml");
     QCOMPARE(rc.architecture.levels[0].energy.leak_pJ, 0.0);
@@ -522,7 +523,7 @@ void TestReferenceCase::truncatedCasesAreRejected_data()
 void TestReferenceCase::truncatedCasesAreRejected()
 {
     QFETCH(QString, file);
-    const std::string text = yamlio::readTextFile(file.toStdString());
+    const std::string text = readTextFile(file.toStdString());
     const std::regex figureKey(
         "(^|[ {,])(cycles|computes|utilization|utilization_exact|energy_total_pJ|leakage_energy_total_pJ|"
         "utilized_capacity|utilized_instances|instances_used|computes_total|total_macs|tensor_size|"
@@ -573,7 +574,7 @@ void TestReferenceCase::truncatedCasesAreRejected()
 
 void TestReferenceCase::missingSectionsAndFiguresAreLocated()
 {
-    const std::string base = yamlio::readTextFile(casePath("ispass20-00-conv1d-1level"));
+    const std::string base = readTextFile(casePath("ispass20-00-conv1d-1level"));
     auto error = [](const std::string& yaml) -> Diagnostics {
         try {
             (void)parseReferenceCase(yaml, "case.yaml");

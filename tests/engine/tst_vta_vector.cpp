@@ -1,6 +1,7 @@
 // The VTA vector loader and checker (engine/sim/vta/JsonValue.h, VectorFile.h, VectorCheck.h):
 // strict JSON with file:line:column errors, the format checks of FORMAT.md, and the
 // comparison report (first mismatching byte, counters, token pushes).
+#include "common/TextFile.h"
 #include "sim/vta/JsonValue.h"
 #include "sim/vta/VectorCheck.h"
 

@@ -1,7 +1,8 @@
 #include "sim/vta/JsonValue.h"
 
+#include "common/TextFile.h"
+
 #include <charconv>
-#include <fstream>
 #include <sstream>
 
 namespace nestor::vta {
@@ -351,16 +352,6 @@ private:
 JsonValue parseJson(const std::string& text, const std::string& file)
 {
     return JsonParser(text, file).document();
-}
-
-std::string readTextFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw NestorError("", "cannot open file", SourceLocation{path, 0, 0});
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw NestorError("", "cannot read file", SourceLocation{path, 0, 0});
-    return buffer.str();
 }
 
 JsonValue readJsonFile(const std::string& path)

@@ -55,8 +55,6 @@ private:
 // file:line:column of the first syntax error (also: duplicate keys, nesting deeper than 200).
 JsonValue parseJson(const std::string& text, const std::string& file);
 
-// The whole file; an unreadable file is a NestorError naming it.
-std::string readTextFile(const std::string& path);
 // Reads and parses a file.
 JsonValue readJsonFile(const std::string& path);
 

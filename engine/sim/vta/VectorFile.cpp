@@ -1,5 +1,7 @@
 #include "sim/vta/VectorFile.h"
 
+#include "common/TextFile.h"
+
 #include "sim/vta/Disassembler.h"
 #include "sim/vta/JsonValue.h"
 #include "sim/vta/Program.h"
