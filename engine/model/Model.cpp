@@ -2,6 +2,7 @@
 
 #include "model/EnergyAndTiming.h"
 #include "model/NestLayout.h"
+#include "model/PassThroughStage.h"
 #include "model/StageAnalysis.h"
 #include "model/StageMemo.h"
 #include "model/ExactBudget.h"
@@ -51,6 +52,14 @@ public:
     {
         const std::size_t key = static_cast<std::size_t>(level * w_.numTensors() + tensor);
         if (done_[key] == 2 || (ratioOnly && done_[key] == 1)) return cache_[key];
+        if (model::isPassThroughStage(n_, level)) {
+            // (the stage above first: cache_ keeps its size, so the reference stays valid)
+            const StageResult& above = get(level - 1, tensor, ratioOnly);
+            model::passThroughStage(above, cache_[key]);
+            if (model::StageStatistics* stats = model::stageStatistics()) stats->passedThrough.fetch_add(1, std::memory_order_relaxed);
+            done_[key] = cache_[key].complete ? 2 : 1;
+            return cache_[key];
+        }
         // The step vectors are projected only for a stage the search's memo does not recall.
         model::StageSpec s = model::stageSpecFor(w_, m_, n_, steps_[tensor], o_, level, tensor, ratioOnly);
         s.walkWork = &walkWork_;

@@ -144,7 +144,8 @@ std::string stageStatisticsText()
         t += std::string(forms[i].name) + " " + std::to_string(stats->byForm[i].load(std::memory_order_relaxed)) + ", ";
     std::int64_t walked = 0;
     for (const auto& c : stats->walkedBecause) walked += c.load(std::memory_order_relaxed);
-    t += "walker " + std::to_string(walked) + ", memo hits " + std::to_string(stats->memoHits.load(std::memory_order_relaxed));
+    t += "walker " + std::to_string(walked) + ", memo hits " + std::to_string(stats->memoHits.load(std::memory_order_relaxed)) +
+         ", passed through " + std::to_string(stats->passedThrough.load(std::memory_order_relaxed));
     std::string reasons;
     for (int d = 0; d < static_cast<int>(StageDecline::Count); ++d) {
         const std::int64_t n = stats->walkedBecause[d].load(std::memory_order_relaxed);

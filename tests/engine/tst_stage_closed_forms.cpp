@@ -7,6 +7,7 @@
 #include "mapspace/Mapspace.h"
 #include "model/ClosedStageForms.h"
 #include "model/NestLayout.h"
+#include "model/PassThroughStage.h"
 #include "model/StageWalker.h"
 #include "model/TileGeometry.h"
 #include "support/TestWorkloads.h"
@@ -262,6 +263,57 @@ private slots:
         QVERIFY(tally.sharedOffsets >= 40);  // 0 before kinds of different predicates could share offsets
         // stages whose only remainders change tile shapes, past the residual-context form's tables (0 before)
         QVERIFY(tally.of("temporal-remainder") >= 130);
+    }
+
+    // A level without loops of its own (the Eyeriss-like ifmap_spad under the row-stationary
+    // constraints: no factor there, one child per PE) passes on what it received: its stage
+    // follows from the stage above (PassThroughStage.h), as the walker finds walking both, and
+    // from the closed forms' result for the stage above, as the model takes it.
+    void passThroughStagesFollowFromTheStageAbove()
+    {
+        static const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
+        int checked = 0, withRemainders = 0, readWrite = 0;
+        for (int layer = 0; layer < 2; ++layer) {
+            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
+            for (MapspaceKind kind : {MapspaceKind::Pfm, MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
+                const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
+                std::mt19937_64 rng(31 + 7 * layer + static_cast<int>(kind));
+                for (int i = 0; i < 25; ++i) {
+                    const Mapping m = s.toMapping(s.randomPoint(rng));
+                    const NestLayout nest = buildNestLayout(w, m);
+                    for (int t = 0; t < w.numTensors(); ++t) {
+                        const std::vector<Vec> steps = projectSteps(w, nest, t);
+                        for (int level = 0; level < p.architecture.numLevels(); ++level) {
+                            if (!isPassThroughStage(nest, level)) continue;
+                            const ModelOptions options;
+                            const StageSpec here = stageSpecFor(w, m, nest, steps, options, level, t);
+                            const StageSpec above = stageSpecFor(w, m, nest, steps, options, level - 1, t);
+                            StageResult walkedHere, walkedAbove, analyzedAbove, derived;
+                            walkStage(here, walkedHere);
+                            walkStage(above, walkedAbove);
+                            passThroughStage(walkedAbove, derived);
+                            QCOMPARE(describe(derived), describe(walkedHere));
+                            analyzedAbove = analyzeStage(above);
+                            passThroughStage(analyzedAbove, derived);
+                            QCOMPARE(describe(derived), describe(walkedHere));
+                            ++checked;
+                            withRemainders += nest.imperfectDims != 0 ? 1 : 0;
+                            readWrite += w.tensors[static_cast<std::size_t>(t)].readWrite ? 1 : 0;
+                        }
+                    }
+                }
+            }
+        }
+        qInfo("pass-through stages checked: %d (%d with remainders, %d of read-write tensors)", checked, withRemainders, readWrite);
+        QVERIFY(checked >= 600);  // ifmap_spad for each of the three tensors of 200 mappings (714 now)
+        QVERIFY(withRemainders >= 400);  // (498)
+        QVERIFY(readWrite >= 200);  // Outputs, with their partitions (238)
+        // A level with loops, or the MACs' stage, is analysed on its own.
+        const NestLayout nest = buildNestLayout(p.workloads.front().workload, p.mappings.front().mapping);
+        int passing = 0;
+        for (int level = 0; level < p.architecture.numLevels(); ++level) passing += isPassThroughStage(nest, level) ? 1 : 0;
+        QCOMPARE(passing, 1);  // the row-stationary mapping's ifmap_spad; DRAM, GLB, the two PE-array levels
+                               // (fanouts), weights_spad and psum_spad (loops) are not
     }
 
     // Every mapspace on both layers of the benchmark (AlexNet conv2, VGG-16 conv3_1):
