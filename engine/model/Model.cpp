@@ -56,8 +56,15 @@ public:
             // (the stage above first: cache_ keeps its size, so the reference stays valid)
             const StageResult& above = get(level - 1, tensor, ratioOnly);
             model::passThroughStage(above, cache_[key]);
-            if (model::StageStatistics* stats = model::stageStatistics()) stats->passedThrough.fetch_add(1, std::memory_order_relaxed);
+            if (model::StageStatistics* stats = model::stageStatistics()) stats->fromStageAbove.fetch_add(1, std::memory_order_relaxed);
             done_[key] = cache_[key].complete ? 2 : 1;
+            return cache_[key];
+        }
+        if (ratioOnly && model::isSingleChildStage(n_, level)) {
+            const StageResult& above = get(level - 1, tensor, true);
+            model::singleChildRatioStage(above, cache_[key]);
+            if (model::StageStatistics* stats = model::stageStatistics()) stats->fromStageAbove.fetch_add(1, std::memory_order_relaxed);
+            done_[key] = 1;  // (a full request analyses it)
             return cache_[key];
         }
         // The step vectors are projected only for a stage the search's memo does not recall.

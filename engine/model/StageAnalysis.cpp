@@ -145,7 +145,7 @@ std::string stageStatisticsText()
     std::int64_t walked = 0;
     for (const auto& c : stats->walkedBecause) walked += c.load(std::memory_order_relaxed);
     t += "walker " + std::to_string(walked) + ", memo hits " + std::to_string(stats->memoHits.load(std::memory_order_relaxed)) +
-         ", passed through " + std::to_string(stats->passedThrough.load(std::memory_order_relaxed));
+         ", from the stage above " + std::to_string(stats->fromStageAbove.load(std::memory_order_relaxed));
     std::string reasons;
     for (int d = 0; d < static_cast<int>(StageDecline::Count); ++d) {
         const std::int64_t n = stats->walkedBecause[d].load(std::memory_order_relaxed);

@@ -37,7 +37,7 @@ void countStageAnalyses(bool on)
         for (auto& c : gStatistics.byForm) c.store(0, std::memory_order_relaxed);
         for (auto& c : gStatistics.walkedBecause) c.store(0, std::memory_order_relaxed);
         gStatistics.memoHits.store(0, std::memory_order_relaxed);
-        gStatistics.passedThrough.store(0, std::memory_order_relaxed);
+        gStatistics.fromStageAbove.store(0, std::memory_order_relaxed);
     }
     gCounting.store(on, std::memory_order_relaxed);
 }

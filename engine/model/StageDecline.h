@@ -32,8 +32,8 @@ struct StageStatistics {
     std::array<std::atomic<std::int64_t>, static_cast<int>(StageDecline::Count)> walkedBecause{};
     // Stages a search's stage memo (StageMemo.h) already knew.
     std::atomic<std::int64_t> memoHits{0};
-    // Stages of levels without loops, taken from the stage above (PassThroughStage.h).
-    std::atomic<std::int64_t> passedThrough{0};
+    // Stages that follow from the stage above them (PassThroughStage.h).
+    std::atomic<std::int64_t> fromStageAbove{0};
 };
 
 // The process-wide counters, or null while counting is off (the default).

@@ -316,6 +316,56 @@ private slots:
                                // (fanouts), weights_spad and psum_spad (loops) are not
     }
 
+    // A level without fanout (one child per instance: the scratchpads) has a multicast ratio of
+    // exactly 1 for every instance, and its busy instances and children are the stage above's
+    // busy children: all a bypassing chain asks of it (singleChildRatioStage), as the walker
+    // finds walking both stages.
+    void singleChildStagesHaveRatioOne()
+    {
+        static const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
+        auto kinds = [](const StageResult& r) {
+            std::vector<std::string> out;
+            for (const auto& i : r.instances) out.push_back("instance " + signatureText(i.signature) + " n" + std::to_string(i.count));
+            for (const auto& c : r.children)
+                out.push_back("child " + signatureText(c.signature) + " n" + std::to_string(c.count) + " pp" + std::to_string(c.perParent));
+            std::sort(out.begin(), out.end());
+            return out;
+        };
+        int checked = 0, withLoops = 0;
+        for (int layer = 0; layer < 2; ++layer) {
+            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
+            for (MapspaceKind kind : {MapspaceKind::Pfm, MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
+                const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
+                std::mt19937_64 rng(57 + 7 * layer + static_cast<int>(kind));
+                for (int i = 0; i < 15; ++i) {
+                    const Mapping m = s.toMapping(s.randomPoint(rng));
+                    const NestLayout nest = buildNestLayout(w, m);
+                    for (int t = 0; t < w.numTensors(); ++t) {
+                        const std::vector<Vec> steps = projectSteps(w, nest, t);
+                        for (int level = 0; level < p.architecture.numLevels(); ++level) {
+                            if (!isSingleChildStage(nest, level)) continue;
+                            const ModelOptions options;
+                            StageResult walkedHere, walkedAbove, derived;
+                            walkStage(stageSpecFor(w, m, nest, steps, options, level, t), walkedHere);
+                            walkStage(stageSpecFor(w, m, nest, steps, options, level - 1, t, true), walkedAbove);
+                            singleChildRatioStage(walkedAbove, derived);
+                            QVERIFY(!derived.complete);
+                            QCOMPARE(kinds(derived), kinds(walkedHere));
+                            QCOMPARE(walkedHere.multicastRatio(), 1.0);
+                            for (const auto& inst : walkedHere.instances) QCOMPARE(inst.multicastRatio(), 1.0);
+                            for (const auto& inst : derived.instances) QCOMPARE(inst.multicastRatio(), 1.0);
+                            ++checked;
+                            withLoops += nest.levelBegin[level] < nest.levelBegin[level + 1] ? 1 : 0;
+                        }
+                    }
+                }
+            }
+        }
+        qInfo("single-child stages checked: %d (%d with loops of their own)", checked, withLoops);
+        QVERIFY(checked >= 1000);  // ifmap_spad and weights_spad for each tensor of 120 mappings (1143 now)
+        QVERIFY(withLoops >= 600);  // (720)
+    }
+
     // Every mapspace on both layers of the benchmark (AlexNet conv2, VGG-16 conv3_1):
     // Ruby and Ruby-T put remainders on temporal loops (below the children they change tile
     // shapes, which meet idle predicates of spatial remainders), VGG's 3x3 filters others.
