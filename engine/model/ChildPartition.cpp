@@ -147,24 +147,32 @@ namespace {
 // the residual rule, the child's extent below the boundary (outside and in the residual
 // context), and each loop of the dimension above the boundary with the child's fixed index in
 // it. Kinds of child and instance differ in a few dimensions only, and consecutive stages share
-// most loops, so the intervals are kept per thread, keyed on everything they depend on.
-void dimensionKey(const Workload& w, const NestLayout& nest, int d, const ChildPlace& place, std::vector<std::int64_t>& key)
+// most loops, so the intervals are kept per thread, keyed on everything they depend on. Every
+// dimension's key in one pass over the loops (a pass per dimension showed in Ruby's profile).
+void dimensionKeys(const Workload& w, const NestLayout& nest, const ChildPlace& place, std::vector<std::vector<std::int64_t>>& keys)
 {
-    const bool imperfect = nest.dimImperfect(d);
-    key.clear();
-    key.push_back(w.bounds[d]);
-    key.push_back(std::int64_t{place.macStage} | std::int64_t{imperfect} << 1);
-    key.push_back(nest.innerExtent(place.boundary, d, false));
-    key.push_back(nest.innerExtent(place.boundary, d, true));
+    const int dims = w.numDims();
+    keys.resize(static_cast<std::size_t>(dims));
+    thread_local std::vector<std::int64_t> full, last;
+    full.resize(static_cast<std::size_t>(dims));
+    last.resize(static_cast<std::size_t>(dims));
+    nest.innerExtents(place.boundary, dims, full.data(), last.data());
+    for (int d = 0; d < dims; ++d) {
+        std::vector<std::int64_t>& key = keys[static_cast<std::size_t>(d)];
+        key.clear();
+        key.push_back(w.bounds[d]);
+        key.push_back(std::int64_t{place.macStage} | std::int64_t{nest.dimImperfect(d)} << 1);
+        key.push_back(full[static_cast<std::size_t>(d)]);
+        key.push_back(last[static_cast<std::size_t>(d)]);
+    }
     for (int p = 0; p < place.boundary; ++p) {
         const NestLoop& l = nest.loops[p];
-        if (l.dim != d) continue;
         std::int64_t fixed = -1;
         if (l.spatial()) {
             fixed = p < place.leafPos ? walker::representative((*place.instanceCats)[p], l)
                                       : walker::representative((*place.childCats)[p - place.leafPos], l);
         }
-        key.insert(key.end(), {l.bound, l.residual, l.stride, fixed});
+        keys[static_cast<std::size_t>(l.dim)].insert(keys[static_cast<std::size_t>(l.dim)].end(), {l.bound, l.residual, l.stride, fixed});
     }
 }
 
@@ -188,11 +196,12 @@ std::int64_t childDistinctWords(const Workload& w, const NestLayout& nest, int t
 {
     constexpr std::size_t kCacheSlots = 256;  // direct-mapped: a miss only recomputes
     thread_local std::vector<CachedIntervals> cache(kCacheSlots);
-    thread_local std::vector<std::int64_t> key;
+    thread_local std::vector<std::vector<std::int64_t>> keys;
     thread_local std::vector<Intervals> positions;
     positions.resize(static_cast<std::size_t>(w.numDims()));
+    dimensionKeys(w, nest, place, keys);
     for (int d = 0; d < w.numDims(); ++d) {
-        dimensionKey(w, nest, d, place, key);
+        const std::vector<std::int64_t>& key = keys[static_cast<std::size_t>(d)];
         const std::uint64_t h = hashKey(key);
         CachedIntervals& slot = cache[h % kCacheSlots];
         if (!slot.filled || slot.hash != h || slot.key != key) {
