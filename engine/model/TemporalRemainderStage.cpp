@@ -752,6 +752,22 @@ public:
         for (int x = 0; x < g; ++x) {
             if (!((busyAfter >> x) & 1u)) continue;
             const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
+            // A kind whose carry has the same tiles as an earlier one's (kinds that only idle
+            // apart, the usual case) has the same deltas: no need to build them again.
+            int same = 0;
+            for (; same < x; ++same) {
+                const KindTrace& other = traces_[static_cast<std::size_t>(same)];
+                if (((busyAfter >> same) & 1u) && other.shapes[j][c][into] == trace.shapes[j][c][into] &&
+                    other.carry[j][c][into] == trace.carry[j][c][into])
+                    break;
+            }
+            if (same < x) {
+                const auto ux = static_cast<std::size_t>(x), us = static_cast<std::size_t>(same);
+                out.wholeWords[ux] = out.wholeWords[us];
+                out.wholeId[ux] = out.wholeId[us];
+                out.newWordsId[ux] = out.newWordsId[us];
+                continue;
+            }
             const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
             out.wholeWords[static_cast<std::size_t>(x)] = tiles.cur.size(f_->nRanks);
             if (!several) {
