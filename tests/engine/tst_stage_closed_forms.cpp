@@ -271,44 +271,28 @@ private slots:
     // from the closed forms' result for the stage above, as the model takes it.
     void passThroughStagesFollowFromTheStageAbove()
     {
-        static const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
         int checked = 0, withRemainders = 0, readWrite = 0;
-        for (int layer = 0; layer < 2; ++layer) {
-            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
-            for (MapspaceKind kind : {MapspaceKind::Pfm, MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
-                const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
-                std::mt19937_64 rng(31 + 7 * layer + static_cast<int>(kind));
-                for (int i = 0; i < 25; ++i) {
-                    const Mapping m = s.toMapping(s.randomPoint(rng));
-                    const NestLayout nest = buildNestLayout(w, m);
-                    for (int t = 0; t < w.numTensors(); ++t) {
-                        const std::vector<Vec> steps = projectSteps(w, nest, t);
-                        for (int level = 0; level < p.architecture.numLevels(); ++level) {
-                            if (!isPassThroughStage(nest, level)) continue;
-                            const ModelOptions options;
-                            const StageSpec here = stageSpecFor(w, m, nest, steps, options, level, t);
-                            const StageSpec above = stageSpecFor(w, m, nest, steps, options, level - 1, t);
-                            StageResult walkedHere, walkedAbove, analyzedAbove, derived;
-                            walkStage(here, walkedHere);
-                            walkStage(above, walkedAbove);
-                            passThroughStage(walkedAbove, derived);
-                            QCOMPARE(describe(derived), describe(walkedHere));
-                            analyzedAbove = analyzeStage(above);
-                            passThroughStage(analyzedAbove, derived);
-                            QCOMPARE(describe(derived), describe(walkedHere));
-                            ++checked;
-                            withRemainders += nest.imperfectDims != 0 ? 1 : 0;
-                            readWrite += w.tensors[static_cast<std::size_t>(t)].readWrite ? 1 : 0;
-                        }
-                    }
-                }
-            }
-        }
+        forEachEyerissStage(31, 25, [&](const Workload& w, const Mapping& m, const NestLayout& nest, const std::vector<Vec>& steps, int level, int t) {
+            if (!isPassThroughStage(nest, level)) return;
+            const ModelOptions options;
+            const StageSpec above = stageSpecFor(w, m, nest, steps, options, level - 1, t);
+            StageResult walkedHere, walkedAbove, derived;
+            walkStage(stageSpecFor(w, m, nest, steps, options, level, t), walkedHere);
+            walkStage(above, walkedAbove);
+            passThroughStage(walkedAbove, derived);
+            QCOMPARE(describe(derived), describe(walkedHere));
+            passThroughStage(analyzeStage(above), derived);
+            QCOMPARE(describe(derived), describe(walkedHere));
+            ++checked;
+            withRemainders += nest.imperfectDims != 0 ? 1 : 0;
+            readWrite += w.tensors[static_cast<std::size_t>(t)].readWrite ? 1 : 0;
+        });
         qInfo("pass-through stages checked: %d (%d with remainders, %d of read-write tensors)", checked, withRemainders, readWrite);
         QVERIFY(checked >= 600);  // ifmap_spad for each of the three tensors of 200 mappings (714 now)
         QVERIFY(withRemainders >= 400);  // (498)
         QVERIFY(readWrite >= 200);  // Outputs, with their partitions (238)
         // A level with loops, or the MACs' stage, is analysed on its own.
+        const Project& p = eyerissProject();
         const NestLayout nest = buildNestLayout(p.workloads.front().workload, p.mappings.front().mapping);
         int passing = 0;
         for (int level = 0; level < p.architecture.numLevels(); ++level) passing += isPassThroughStage(nest, level) ? 1 : 0;
@@ -322,7 +306,6 @@ private slots:
     // finds walking both stages.
     void singleChildStagesHaveRatioOne()
     {
-        static const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
         auto kinds = [](const StageResult& r) {
             std::vector<std::string> out;
             for (const auto& i : r.instances) out.push_back("instance " + signatureText(i.signature) + " n" + std::to_string(i.count));
@@ -332,35 +315,21 @@ private slots:
             return out;
         };
         int checked = 0, withLoops = 0;
-        for (int layer = 0; layer < 2; ++layer) {
-            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
-            for (MapspaceKind kind : {MapspaceKind::Pfm, MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
-                const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
-                std::mt19937_64 rng(57 + 7 * layer + static_cast<int>(kind));
-                for (int i = 0; i < 15; ++i) {
-                    const Mapping m = s.toMapping(s.randomPoint(rng));
-                    const NestLayout nest = buildNestLayout(w, m);
-                    for (int t = 0; t < w.numTensors(); ++t) {
-                        const std::vector<Vec> steps = projectSteps(w, nest, t);
-                        for (int level = 0; level < p.architecture.numLevels(); ++level) {
-                            if (!isSingleChildStage(nest, level)) continue;
-                            const ModelOptions options;
-                            StageResult walkedHere, walkedAbove, derived;
-                            walkStage(stageSpecFor(w, m, nest, steps, options, level, t), walkedHere);
-                            walkStage(stageSpecFor(w, m, nest, steps, options, level - 1, t, true), walkedAbove);
-                            singleChildRatioStage(walkedAbove, derived);
-                            QVERIFY(!derived.complete);
-                            QCOMPARE(kinds(derived), kinds(walkedHere));
-                            QCOMPARE(walkedHere.multicastRatio(), 1.0);
-                            for (const auto& inst : walkedHere.instances) QCOMPARE(inst.multicastRatio(), 1.0);
-                            for (const auto& inst : derived.instances) QCOMPARE(inst.multicastRatio(), 1.0);
-                            ++checked;
-                            withLoops += nest.levelBegin[level] < nest.levelBegin[level + 1] ? 1 : 0;
-                        }
-                    }
-                }
-            }
-        }
+        forEachEyerissStage(57, 15, [&](const Workload& w, const Mapping& m, const NestLayout& nest, const std::vector<Vec>& steps, int level, int t) {
+            if (!isSingleChildStage(nest, level)) return;
+            const ModelOptions options;
+            StageResult walkedHere, walkedAbove, derived;
+            walkStage(stageSpecFor(w, m, nest, steps, options, level, t), walkedHere);
+            walkStage(stageSpecFor(w, m, nest, steps, options, level - 1, t, true), walkedAbove);
+            singleChildRatioStage(walkedAbove, derived);
+            QVERIFY(!derived.complete);
+            QCOMPARE(kinds(derived), kinds(walkedHere));
+            QCOMPARE(walkedHere.multicastRatio(), 1.0);
+            for (const auto& inst : walkedHere.instances) QCOMPARE(inst.multicastRatio(), 1.0);
+            for (const auto& inst : derived.instances) QCOMPARE(inst.multicastRatio(), 1.0);
+            ++checked;
+            withLoops += nest.levelBegin[level] < nest.levelBegin[level + 1] ? 1 : 0;
+        });
         qInfo("single-child stages checked: %d (%d with loops of their own)", checked, withLoops);
         QVERIFY(checked >= 1000);  // ifmap_spad and weights_spad for each tensor of 120 mappings (1143 now)
         QVERIFY(withLoops >= 600);  // (720)
@@ -499,10 +468,41 @@ private slots:
 private:
     // `count` random mappings of mapspace `kind` of layer `w` on the Eyeriss-like example
     // (row-stationary constraints), from `seed`, compared stage by stage.
+    static const Project& eyerissProject()
+    {
+        static const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
+        return p;
+    }
+    // check(w, m, nest, steps, level, t) on every stage of `perKind` random mappings of every
+    // mapspace on both benchmark layers of the Eyeriss-like example (seeds from `seed`), until
+    // a check fails.
+    template <class Check>
+    static void forEachEyerissStage(std::uint64_t seed, int perKind, Check&& check)
+    {
+        const Project& p = eyerissProject();
+        for (int layer = 0; layer < 2; ++layer) {
+            const Workload w = layer == 0 ? test::alexnetConv2() : test::vggConv3_1();
+            for (MapspaceKind kind : {MapspaceKind::Pfm, MapspaceKind::RubyS, MapspaceKind::Ruby, MapspaceKind::RubyT}) {
+                const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
+                std::mt19937_64 rng(seed + 7 * static_cast<std::uint64_t>(layer) + static_cast<std::uint64_t>(kind));
+                for (int i = 0; i < perKind; ++i) {
+                    const Mapping m = s.toMapping(s.randomPoint(rng));
+                    const NestLayout nest = buildNestLayout(w, m);
+                    for (int t = 0; t < w.numTensors(); ++t) {
+                        const std::vector<Vec> steps = projectSteps(w, nest, t);
+                        for (int level = 0; level < p.architecture.numLevels(); ++level) {
+                            check(w, m, nest, steps, level, t);
+                            if (QTest::currentTestFailed()) return;
+                        }
+                    }
+                }
+            }
+        }
+    }
     static void eyerissLike(const Workload& w, MapspaceKind kind, std::uint64_t seed, int count, Tally& tally,
                             bool (*only)(const StageFrame&) = nullptr)
     {
-        static const Project p = readProject(std::string(NESTOR_EXAMPLES_DIR) + "/eyeriss-like.yaml");
+        const Project& p = eyerissProject();
         const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
         std::mt19937_64 rng(seed);
         for (int i = 0; i < count; ++i) compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally, {}, only);
