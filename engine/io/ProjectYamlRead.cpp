@@ -123,10 +123,9 @@ void ProjectReader::loadIncludes(const YamlRef& list, const std::string& fromPat
         std::string text;
         try {
             text = readTextFile(resolved);
-        } catch (const NestorError& e) {
-            const std::string why = e.diagnostics().empty() ? std::string() : e.diagnostics().front().message;
-            entry.fail("cannot open included file '" + rel + "' (resolved to " + resolved + ")" +
-                       (why.rfind("a directory", 0) == 0 ? ": " + why : std::string()));
+        } catch (const NestorError& e) {  // (the reader's reason: missing, unreadable, a directory)
+            const std::string why = e.diagnostics().empty() ? std::string() : ": " + e.diagnostics().front().message;
+            entry.fail("cannot open included file '" + rel + "' (resolved to " + resolved + ")" + why);
         }
         stack_.push_back(key);
         loaded_.push_back(key);

@@ -1,6 +1,7 @@
 #include "mapspace/DimensionFactorizer.h"
 
 #include "mapspace/Divisors.h"
+#include "mapspace/ExactCount.h"
 
 #include <algorithm>
 #include <cmath>
@@ -126,9 +127,8 @@ DimensionFactorizer::Table DimensionFactorizer::table(const std::vector<std::int
         if (guard) guard->step(static_cast<std::int64_t>(sorted.size()));
     }
     // long double holds every integer below 2^64 exactly: the sums convert without rounding.
-    constexpr long double kExactLimit = 9.2e18L;  // below 2^63
     bool exact = true;
-    for (const auto& row : t.prefix) exact = exact && (row.empty() || row.back() < kExactLimit);
+    for (const auto& row : t.prefix) exact = exact && (row.empty() || row.back() < kExactCountLimit);
     if (exact) {
         t.exactPrefix.resize(t.prefix.size());
         for (std::size_t s = 0; s < t.prefix.size(); ++s)
@@ -154,14 +154,6 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
     else
         decodeWith<long double>(t, t.prefix, u, static_cast<long double>(x), out, stride);
 }
-
-namespace {
-
-// floor(a / b) for a, b >= 0
-std::int64_t floorDivide(long double a, long double b) { return static_cast<std::int64_t>(std::floor(a / b)); }
-std::int64_t floorDivide(std::uint64_t a, std::uint64_t b) { return static_cast<std::int64_t>(a / b); }
-
-} // namespace
 
 template <class Count>
 void DimensionFactorizer::decodeWith(const Table& t, const std::vector<std::vector<Count>>& prefix, const std::vector<std::int64_t>& u,
@@ -244,7 +236,7 @@ void DimensionFactorizer::decodeWith(const Table& t, const std::vector<std::vect
                     if (slope > zero && event > cur) {
                         const Count span = slope * static_cast<Count>(event - cur);
                         if (below + span > x) {
-                            std::int64_t k = floorDivide(x - below, slope);
+                            std::int64_t k = static_cast<std::int64_t>(floorQuotient(x - below, slope));
                             k = std::clamp<std::int64_t>(k, 0, event - cur - 1);
                             while (k > 0 && below + slope * static_cast<Count>(k) > x) --k;
                             while (k + 1 < event - cur && below + slope * static_cast<Count>(k + 1) <= x) ++k;

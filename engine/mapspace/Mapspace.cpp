@@ -1,6 +1,7 @@
 #include "mapspace/Mapspace.h"
 
 #include "mapspace/Divisors.h"
+#include "mapspace/ExactCount.h"
 
 #include <algorithm>
 #include <cmath>
@@ -246,12 +247,11 @@ void Mapspace::buildCoupling(MapspaceBuildGuard& guard)
     total_ = H_[0][0];
     // Below 2^63 every count is an integer that long double and std::uint64_t both hold
     // exactly: factorizations then decode in integers (random sampling decodes one per candidate).
-    constexpr long double kExactLimit = 9.2e18L;
     bool exact = true;
     for (const auto& row : H_)
-        for (const long double h : row) exact = exact && h < kExactLimit;
+        for (const long double h : row) exact = exact && h < kExactCountLimit;
     for (const auto& ds : dims_)
-        for (const long double c : ds.counts) exact = exact && c < kExactLimit;
+        for (const long double c : ds.counts) exact = exact && c < kExactCountLimit;
     exactH_.clear();
     for (auto& ds : dims_) ds.exactCounts.clear();
     if (!exact) return;
@@ -289,14 +289,6 @@ void Mapspace::decodeDimension(int d, int k, Count x, MapspacePoint& p) const
     }
 }
 
-namespace {
-
-// x / h rounded down, for counts x, h >= 0
-long double floorDivide(long double x, long double h) { return std::floor(x / h); }
-std::uint64_t floorDivide(std::uint64_t x, std::uint64_t h) { return x / h; }
-
-} // namespace
-
 // Dimension by dimension: the spatial tuple whose block of indices holds x (its weight: its
 // count times the completions of the dimensions after it), then the dimension's index in it.
 template <class Count>
@@ -331,7 +323,7 @@ bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
         }
         if (pick < 0) return true;  // unreachable: total_ > 0
         x = std::min(x, pickW - one);
-        const Count inner = floorDivide(x, pickH);
+        const Count inner = floorQuotient(x, pickH);
         x -= inner * pickH;
         decodeDimension(d, pick, inner, p);
         if (stopOverCapacity && outgrowsCapacity(p, d, rankSums)) return false;

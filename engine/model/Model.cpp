@@ -52,19 +52,15 @@ public:
     {
         const std::size_t key = static_cast<std::size_t>(level * w_.numTensors() + tensor);
         if (done_[key] == 2 || (ratioOnly && done_[key] == 1)) return cache_[key];
-        if (model::isPassThroughStage(n_, level)) {
-            // (the stage above first: cache_ keeps its size, so the reference stays valid)
+        // Stages that follow from the stage above (PassThroughStage.h); that one first: cache_
+        // keeps its size, so the reference stays valid. A derived ratio-only result is incomplete.
+        const bool passThrough = model::isPassThroughStage(n_, level);
+        if (passThrough || (ratioOnly && model::isSingleChildStage(n_, level))) {
             const StageResult& above = get(level - 1, tensor, ratioOnly);
-            model::passThroughStage(above, cache_[key]);
+            if (passThrough) model::passThroughStage(above, cache_[key]);
+            else model::singleChildRatioStage(above, cache_[key]);
             if (model::StageStatistics* stats = model::stageStatistics()) stats->fromStageAbove.fetch_add(1, std::memory_order_relaxed);
             done_[key] = cache_[key].complete ? 2 : 1;
-            return cache_[key];
-        }
-        if (ratioOnly && model::isSingleChildStage(n_, level)) {
-            const StageResult& above = get(level - 1, tensor, true);
-            model::singleChildRatioStage(above, cache_[key]);
-            if (model::StageStatistics* stats = model::stageStatistics()) stats->fromStageAbove.fetch_add(1, std::memory_order_relaxed);
-            done_[key] = 1;  // (a full request analyses it)
             return cache_[key];
         }
         // The step vectors are projected only for a stage the search's memo does not recall.
