@@ -69,6 +69,7 @@ Mapspace::Mapspace(Workload w, Architecture a, MapspaceKind kind, MapspaceConstr
         throw NestorError("constraints.bypass", "too many free keep/bypass choices (" + std::to_string(freeKeeps_.size()) +
                                                     "; at most 62): fix some with bypass constraints");
     buildCapacityLevels();
+    buildDecodeOrder();
 }
 
 void Mapspace::buildSlots()
@@ -306,28 +307,43 @@ bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
     thread_local std::vector<std::int64_t> rankSums;
     stopOverCapacity = stopOverCapacity && boundable_;
     if (stopOverCapacity) rankSums.assign(capacityLevels_.size() * w_.numTensors() * maxRanks_, 1);
-    for (int d = 0; d < nd; ++d) {
-        const DimSpace& ds = dims_[d];
-        int pick = -1;
-        Count pickH = one, pickW = zero;
-        for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
-            if (!fits(t, ds.tuples[k])) continue;
-            next = t;
-            for (std::size_t j = 0; j < t.size(); ++j) next[j] *= ds.tuples[k][j];
-            const Count h = completions[d + 1][tupleIndex(next)];
-            const Count wgt = (ds.*counts)[k] * h;
-            if (wgt <= zero) continue;
-            pick = static_cast<int>(k), pickH = h, pickW = wgt;
-            if (x < wgt) break;
-            x -= wgt;
+    // Each dimension's tuple and index follow from x and the dimensions before it, so the
+    // dimensions can be decoded in any order: checking capacity, the ones most likely to outgrow
+    // a level go first (the verdict is the bound on all of them, whatever the order). Their
+    // tuples and indices are taken as far as the order needs.
+    thread_local std::vector<std::pair<int, Count>> picks;
+    picks.resize(static_cast<std::size_t>(nd));
+    int picked = 0;
+    auto pickUpTo = [&](int last) {
+        for (; picked <= last; ++picked) {
+            const int d = picked;
+            const DimSpace& ds = dims_[d];
+            int pick = -1;
+            Count pickH = one, pickW = zero;
+            for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
+                if (!fits(t, ds.tuples[k])) continue;
+                next = t;
+                for (std::size_t j = 0; j < t.size(); ++j) next[j] *= ds.tuples[k][j];
+                const Count h = completions[d + 1][tupleIndex(next)];
+                const Count wgt = (ds.*counts)[k] * h;
+                if (wgt <= zero) continue;
+                pick = static_cast<int>(k), pickH = h, pickW = wgt;
+                if (x < wgt) break;
+                x -= wgt;
+            }
+            if (pick < 0) return false;  // unreachable: total_ > 0
+            x = std::min(x, pickW - one);
+            const Count inner = floorQuotient(x, pickH);
+            x -= inner * pickH;
+            picks[static_cast<std::size_t>(d)] = {pick, inner};
+            for (std::size_t j = 0; j < t.size(); ++j) t[j] *= ds.tuples[pick][j];
         }
-        if (pick < 0) return true;  // unreachable: total_ > 0
-        x = std::min(x, pickW - one);
-        const Count inner = floorQuotient(x, pickH);
-        x -= inner * pickH;
-        decodeDimension(d, pick, inner, p);
+        return true;
+    };
+    for (int d : stopOverCapacity ? capacityDecodeOrder_ : naturalDecodeOrder_) {
+        if (!pickUpTo(d)) return true;
+        decodeDimension(d, picks[static_cast<std::size_t>(d)].first, picks[static_cast<std::size_t>(d)].second, p);
         if (stopOverCapacity && outgrowsCapacity(p, d, rankSums)) return false;
-        for (std::size_t j = 0; j < t.size(); ++j) t[j] *= ds.tuples[pick][j];
     }
     return true;
 }

@@ -164,6 +164,9 @@ private:
     // Adds dimension d of p to rankSums (per capacity level, tensor and rank: the rank's extent
     // so far); true when a level's tiles then outgrow it.
     bool outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::int64_t>& rankSums) const;
+    // The order randomCandidate decodes the dimensions in: greedily, the dimension that gives up
+    // most of a fixed sample of draws not yet given up comes next.
+    void buildDecodeOrder();
     // The free (permuted) and fixed (innermost first) loops of a slot.
     void slotLoops(const MapspacePoint& p, int slot, std::vector<int>& free, std::vector<int>& fixedInnermostFirst) const;
 
@@ -186,6 +189,7 @@ private:
     std::vector<CapacityLevel> capacityLevels_;          // innermost first; empty: no tile can outgrow a level
     bool boundable_ = false;                             // false: randomCandidate never gives up early
     std::vector<std::vector<DimensionTerm>> termsOfDim_;
+    std::vector<int> naturalDecodeOrder_, capacityDecodeOrder_;  // dimensions in decoding order
     int maxRanks_ = 0;
 };
 

@@ -1,11 +1,13 @@
 // Mapspace::exceedsCapacity: the capacity check of evaluate() (fillCapacities in
-// engine/model/Model.cpp), made on a point's factors without building its mapping or nest.
+// engine/model/Model.cpp), made on a point's factors without building its mapping or nest; and
+// the bound randomCandidate gives up by, with the order it decodes the dimensions in.
 // Slots lie outermost first in the nest's own order (per level: temporal, spatial Y, spatial
 // X), so a loop's stride is the product of its dimension's bounds in the slots after it.
 #include "mapspace/Mapspace.h"
 
 #include <algorithm>
 #include <array>
+#include <random>
 
 namespace nestor {
 
@@ -120,6 +122,46 @@ bool Mapspace::outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::
         if (used > level.words) return true;
     }
     return false;
+}
+
+void Mapspace::buildDecodeOrder()
+{
+    const int D = w_.numDims();
+    naturalDecodeOrder_.resize(static_cast<std::size_t>(D));
+    for (int d = 0; d < D; ++d) naturalDecodeOrder_[static_cast<std::size_t>(d)] = d;
+    capacityDecodeOrder_ = naturalDecodeOrder_;
+    // (a dimension without tables builds one per decode: too slow to sample)
+    if (!boundable_ || std::any_of(dims_.begin(), dims_.end(), [](const DimSpace& ds) { return ds.tables.empty(); })) return;
+    // Any order gives the same candidates; this one only gives up sooner. The sample is drawn with
+    // its own fixed seed, so the order is the same on every run.
+    constexpr int kSample = 256;
+    std::mt19937_64 rng(0x5eed0de5u);
+    std::vector<MapspacePoint> sample(kSample);
+    for (MapspacePoint& p : sample) drawFactorization(rng, false, p);
+    const std::size_t sumsSize = capacityLevels_.size() * static_cast<std::size_t>(w_.numTensors() * maxRanks_);
+    std::vector<std::vector<std::int64_t>> sums(kSample, std::vector<std::int64_t>(sumsSize, 1));
+    std::vector<bool> givenUp(kSample, false);
+    std::vector<int> left = naturalDecodeOrder_;
+    std::vector<std::int64_t> trial;
+    capacityDecodeOrder_.clear();
+    while (!left.empty()) {
+        std::size_t best = 0;
+        int bestCount = -1;
+        for (std::size_t i = 0; i < left.size(); ++i) {
+            int count = 0;
+            for (int k = 0; k < kSample; ++k) {
+                if (givenUp[k]) continue;
+                trial = sums[k];
+                if (outgrowsCapacity(sample[k], left[i], trial)) ++count;
+            }
+            if (count > bestCount) bestCount = count, best = i;
+        }
+        const int d = left[best];
+        for (int k = 0; k < kSample; ++k)
+            if (!givenUp[k] && outgrowsCapacity(sample[k], d, sums[k])) givenUp[k] = true;
+        capacityDecodeOrder_.push_back(d);
+        left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
+    }
 }
 
 } // namespace nestor
