@@ -1168,6 +1168,9 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     // The joint words of a sharing (Key::child: its index) and the subset of its kinds busy.
     thread_local std::vector<std::pair<std::pair<Key, std::uint32_t>, std::int64_t>> knownShared;
     knownShared.clear();
+    // The distinct words of a kind of child (its index) under an instance of a number of effects.
+    thread_local std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::int64_t>> knownDistinct;
+    knownDistinct.clear();
     thread_local std::vector<ChildFigures> figs;
     figs.resize(children.size());
     // Links with one kind of child: per known entry the words its moves match (MeshLinks.h; empty
@@ -1285,8 +1288,17 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
             macs += ck.count * fig.active;
             std::int64_t distinct = 0;
             if (spec.needDistinct) {
-                const ChildPlace place{f.leafPos, f.boundary, spec.macStage, &ik.cats, &ck.cats};
-                distinct = childDistinctWords(*f.workload, nest, spec.tensor, place);
+                // (the instance's categories count only by their effects here too: kinds of equal
+                // effects see the same tiles in every step)
+                const auto at = std::find_if(knownDistinct.begin(), knownDistinct.end(),
+                                             [&](const auto& e) { return e.first == std::pair{key.effects, c}; });
+                if (at != knownDistinct.end()) {
+                    distinct = at->second;
+                } else {
+                    const ChildPlace place{f.leafPos, f.boundary, spec.macStage, &ik.cats, &ck.cats};
+                    distinct = childDistinctWords(*f.workload, nest, spec.tensor, place);
+                    knownDistinct.push_back({{key.effects, c}, distinct});
+                }
             }
             appendChild(out, childSignature(isig, ck.cats), ik.count * ck.count, ck.count, fig, distinct);
         }
