@@ -165,7 +165,7 @@ private:
     // so far); true when a level's tiles then outgrow it.
     bool outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::int64_t>& rankSums) const;
     // The order randomCandidate decodes the dimensions in: greedily, the dimension that gives up
-    // most of a fixed sample of draws not yet given up comes next.
+    // most of a fixed sample of draws not yet given up, per unit of its decoding cost, comes next.
     void buildDecodeOrder();
     // The free (permuted) and fixed (innermost first) loops of a slot.
     void slotLoops(const MapspacePoint& p, int slot, std::vector<int>& free, std::vector<int>& fixedInnermostFirst) const;

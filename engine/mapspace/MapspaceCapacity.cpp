@@ -141,12 +141,20 @@ void Mapspace::buildDecodeOrder()
     const std::size_t sumsSize = capacityLevels_.size() * static_cast<std::size_t>(w_.numTensors() * maxRanks_);
     std::vector<std::vector<std::int64_t>> sums(kSample, std::vector<std::int64_t>(sumsSize, 1));
     std::vector<bool> givenUp(kSample, false);
+    // A decode costs about the states its tables hold (tuples averaged).
+    std::vector<double> cost(static_cast<std::size_t>(D), 0.0);
+    for (int d = 0; d < D; ++d) {
+        const DimSpace& ds = dims_[static_cast<std::size_t>(d)];
+        for (const DimensionFactorizer::Table& t : ds.tables)
+            for (const auto& states : t.states) cost[static_cast<std::size_t>(d)] += static_cast<double>(states.size());
+        cost[static_cast<std::size_t>(d)] /= static_cast<double>(ds.tables.size());
+    }
     std::vector<int> left = naturalDecodeOrder_;
     std::vector<std::int64_t> trial;
     capacityDecodeOrder_.clear();
     while (!left.empty()) {
         std::size_t best = 0;
-        int bestCount = -1;
+        double bestRate = -1.0;
         for (std::size_t i = 0; i < left.size(); ++i) {
             int count = 0;
             for (int k = 0; k < kSample; ++k) {
@@ -154,7 +162,8 @@ void Mapspace::buildDecodeOrder()
                 trial = sums[k];
                 if (outgrowsCapacity(sample[k], left[i], trial)) ++count;
             }
-            if (count > bestCount) bestCount = count, best = i;
+            const double rate = count / cost[static_cast<std::size_t>(left[i])];
+            if (rate > bestRate) bestRate = rate, best = i;
         }
         const int d = left[best];
         for (int k = 0; k < kSample; ++k)
