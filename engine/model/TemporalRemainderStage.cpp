@@ -452,8 +452,15 @@ public:
     };
     CarryTiles carryTiles(std::uint8_t shapes, const Vec& carry) const
     {
-        CarryTiles t{tileAtOrigin(shapes & 0xf), tileAtOrigin(shapes >> 4)};
-        for (int r = 0; r < f_->nRanks; ++r) t.prev.lo[r] = -carry[r];
+        // (built in place: two tiles made apart and copied in showed in the joint counts' profile)
+        CarryTiles t;
+        const Vec& prev = ext_[static_cast<std::size_t>(shapes & 0xf)];
+        const Vec& cur = ext_[static_cast<std::size_t>(shapes >> 4)];
+        for (int r = 0; r < f_->nRanks; ++r) {
+            t.prev.lo[r] = -carry[r];
+            t.prev.ext[r] = prev[r];
+            t.cur.ext[r] = cur[r];
+        }
         return t;
     }
     // The walker's delta of a carry that moved `moved` words: nothing, the whole current tile (a
