@@ -13,6 +13,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Thrown by a walk when ModelOptions::cancel is raised: the evaluation is abandoned half done,
+// and evaluate() lets it through (its caller was asked to stop; no figures to give).
+class AnalysisCancelled : public std::runtime_error {
+public:
+    AnalysisCancelled() : std::runtime_error("evaluation cancelled") {}
+};
+
 // Adds `units` of walker work to an evaluation's count; throws past `limit` (0 = no limit).
 inline void chargeWalkWork(std::uint64_t& work, std::uint64_t units, std::uint64_t limit)
 {

@@ -6,6 +6,7 @@
 #include "model/Evaluation.h"
 #include "workload/Workload.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -31,12 +32,16 @@ struct ModelOptions {
     // `exactBudgetExceeded` and an error saying which bound; it never returns a guess.
     std::size_t exactMemoryBudgetMB = 256;
     std::uint64_t exactWorkBudget = 5'000'000;  // walk steps per evaluation (a few seconds on one core)
+    // Polled by that walk as it counts its steps: once raised, the evaluation stops where it is
+    // and evaluate() throws model::AnalysisCancelled (a search's cancel then waits for no walk).
+    const std::atomic<bool>* cancel = nullptr;
     // Stage results of earlier evaluations of the same workload (model/StageMemo.h): a search
     // thread's neighbouring candidates share most stages. Null = every stage analysed afresh.
     model::StageMemo* stageMemo = nullptr;
 };
 
-// Never throws on a bad mapping: an invalid mapping yields valid == false with errors.
+// Never throws on a bad mapping: an invalid mapping yields valid == false with errors. Throws
+// model::AnalysisCancelled (model/ExactBudget.h) only when opt.cancel is raised during a walk.
 Evaluation evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt = {});
 // Same, into `ev`, reusing its storage (a search's per-thread scratch evaluation).
 void evaluate(const Workload& w, const Architecture& a, const Mapping& m, const ModelOptions& opt, Evaluation& ev);

@@ -3,6 +3,7 @@
 #include "model/ChildPartition.h"
 #include "model/WalkerAccumulator.h"
 
+#include <atomic>
 #include <map>
 #include <memory_resource>
 #include <optional>
@@ -610,6 +611,8 @@ private:
     void chargeWork(std::uint64_t units)
     {
         chargeWalkWork(spec_.walkWork ? *spec_.walkWork : work_, units, spec_.options->exactWorkBudget);
+        const std::atomic<bool>* cancel = spec_.options->cancel;
+        if (cancel && cancel->load(std::memory_order_relaxed)) throw AnalysisCancelled();
     }
     std::size_t memoBytes_ = 0;
     std::uint64_t work_ = 0;

@@ -2,6 +2,7 @@
 
 #include "search/SearchAlgorithm.h"
 
+#include "model/ExactBudget.h"
 #include "model/SampledUse.h"
 #include "model/StageMemo.h"
 
@@ -70,6 +71,7 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
     model.inputsValidated = true;  // the mapspace validated them
     model.stageMemo = &stageMemo;
     model.briefErrors = true;
+    model.cancel = cancel;  // a walk in flight stops too (model::AnalysisCancelled, below)
     Reservoir reservoir(static_cast<std::size_t>(share(opt.scatterSize, opt.threads, id)),
                         threadSeed(opt.seed, id + 7919));  // its own stream: the search's draws stay as they are
     auto keepFor = [&](const Evaluation& e) {
@@ -110,7 +112,12 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
         }
         if (fits) {
             space.toMapping(p, m);
-            evaluate(w, a, m, model, ev);
+            try {
+                evaluate(w, a, m, model, ev);
+            } catch (const model::AnalysisCancelled&) {
+                out.stopReason = "cancelled";  // the candidate half evaluated is not counted
+                break;
+            }
         }
         ++evaluated;
         if (++unflushedEvaluated == kFlushEvery) flush();

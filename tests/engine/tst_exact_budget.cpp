@@ -5,6 +5,7 @@
 #include "core/Project.h"
 #include "io/ProjectYaml.h"
 #include "mapspace/Mapspace.h"
+#include "model/ExactBudget.h"
 #include "model/Model.h"
 #include "search/SearchDriver.h"
 
@@ -12,6 +13,8 @@
 
 #include <sys/resource.h>
 
+#include <atomic>
+#include <random>
 #include <string>
 
 using namespace nestor;
@@ -184,6 +187,43 @@ private slots:
         QVERIFY2(ev.valid, ev.errors.empty() ? "" : ev.errors[0].message.c_str());
         QVERIFY(!ev.exactBudgetExceeded);
         compareWithBruteForce(w, p.architecture, p.mappings[0].mapping, ev);
+    }
+
+    // A raised cancel stops a walk where it is: evaluate() throws model::AnalysisCancelled and
+    // gives no figures. A cancel flag that is not raised changes nothing.
+    void raisedCancelStopsTheWalk()
+    {
+        const Project p = eyerissProject(kSmallLayer, kSmallRubyLevels);
+        const Workload& w = p.workloads[0].workload;
+        ModelOptions o;
+        o.legacyZeroTranslationRule = true;  // (links the walker counts)
+        ModelOptions oneStep = o;
+        oneStep.exactWorkBudget = 1;
+        // The first random Ruby mapping of the small layer that some stage walks for.
+        const Mapspace space(w, p.architecture, MapspaceKind::Ruby);
+        std::mt19937_64 rng(5);
+        Mapping m;
+        bool walks = false;
+        for (int i = 0; i < 2000 && !walks; ++i) {
+            m = space.toMapping(space.randomPoint(rng));
+            walks = evaluate(w, p.architecture, m, oneStep).exactBudgetExceeded;
+        }
+        QVERIFY(walks);
+
+        std::atomic<bool> cancel{false};
+        o.cancel = &cancel;
+        const Evaluation quiet = evaluate(w, p.architecture, m, o);
+        QVERIFY2(quiet.valid, quiet.errors.empty() ? "" : quiet.errors[0].message.c_str());
+        compareWithBruteForce(w, p.architecture, m, quiet);
+
+        cancel = true;
+        bool stopped = false;
+        try {
+            evaluate(w, p.architecture, m, o);
+        } catch (const model::AnalysisCancelled&) {
+            stopped = true;
+        }
+        QVERIFY(stopped);
     }
 
     // A search skips candidates over budget and counts them apart from the invalid ones.
