@@ -5,10 +5,12 @@
 //       kind (target: under 2 s; the tests check only that it builds and samples);
 //  (ii) cancel latency: from raising the cancel flag to runSearch returning its best so far,
 //       random search with 1 and 2 threads, PFM and Ruby-S (target: under 100 ms; the tests
-//       check only that cancel stops every thread and keeps the best).
+//       check only that cancel stops every thread and keeps the best), with which analyses took
+//       the stages of those searches (the walked ones are the slow evaluations).
 // Usage: bench_responsiveness [cancels per configuration, default 5]
 #include "support/TestArchitectures.h"
 #include "mapspace/Mapspace.h"
+#include "model/StageAnalysis.h"
 #include "search/SearchDriver.h"
 
 #include <algorithm>
@@ -85,6 +87,7 @@ int main(int argc, char** argv)
             std::vector<double> ms;
             std::int64_t evaluated = 0;
             bool allCancelled = true;
+            model::countStageAnalyses(true);  // resets the counters
             for (int i = 0; i < repeats; ++i) {
                 SearchResult r;
                 ms.push_back(1e3 * cancelLatency(s, threads, std::chrono::milliseconds(300), r));
@@ -96,6 +99,8 @@ int main(int argc, char** argv)
             std::printf("  %-7s %d thread%s: median %.1f ms, worst %.1f ms (%lld evaluated per run on average): %s\n",
                         mapspaceKindName(k).c_str(), threads, threads > 1 ? "s" : " ", ms[ms.size() / 2], worst,
                         static_cast<long long>(evaluated / repeats), verdict(worst < 100.0));
+            // (cancel latency is the slowest evaluation in flight: walked stages are the slow ones)
+            std::printf("    stages: %s\n", model::stageStatisticsText().c_str());
             if (!allCancelled) {
                 std::printf("  a search did not report the cancel\n");
                 return 1;
