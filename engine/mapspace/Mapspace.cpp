@@ -340,7 +340,7 @@ bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
         }
         return true;
     };
-    for (int d : stopOverCapacity ? capacityDecodeOrder_ : naturalDecodeOrder_) {
+    for (int d : decodeOrder_) {
         if (!pickUpTo(d)) return true;
         decodeDimension(d, picks[static_cast<std::size_t>(d)].first, picks[static_cast<std::size_t>(d)].second, p);
         if (stopOverCapacity && outgrowsCapacity(p, d, rankSums)) return false;

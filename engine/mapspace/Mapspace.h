@@ -189,7 +189,7 @@ private:
     std::vector<CapacityLevel> capacityLevels_;          // innermost first; empty: no tile can outgrow a level
     bool boundable_ = false;                             // false: randomCandidate never gives up early
     std::vector<std::vector<DimensionTerm>> termsOfDim_;
-    std::vector<int> naturalDecodeOrder_, capacityDecodeOrder_;  // dimensions in decoding order
+    std::vector<int> decodeOrder_;  // the dimensions in decoding order (any gives the same point)
     int maxRanks_ = 0;
 };
 

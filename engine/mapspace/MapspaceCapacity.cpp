@@ -127,9 +127,8 @@ bool Mapspace::outgrowsCapacity(const MapspacePoint& p, int d, std::vector<std::
 void Mapspace::buildDecodeOrder()
 {
     const int D = w_.numDims();
-    naturalDecodeOrder_.resize(static_cast<std::size_t>(D));
-    for (int d = 0; d < D; ++d) naturalDecodeOrder_[static_cast<std::size_t>(d)] = d;
-    capacityDecodeOrder_ = naturalDecodeOrder_;
+    decodeOrder_.resize(static_cast<std::size_t>(D));
+    for (int d = 0; d < D; ++d) decodeOrder_[static_cast<std::size_t>(d)] = d;
     // (a dimension without tables builds one per decode: too slow to sample)
     if (!boundable_ || std::any_of(dims_.begin(), dims_.end(), [](const DimSpace& ds) { return ds.tables.empty(); })) return;
     // Any order gives the same candidates; this one only gives up sooner. The sample is drawn with
@@ -149,9 +148,9 @@ void Mapspace::buildDecodeOrder()
             for (const auto& states : t.states) cost[static_cast<std::size_t>(d)] += static_cast<double>(states.size());
         cost[static_cast<std::size_t>(d)] /= static_cast<double>(ds.tables.size());
     }
-    std::vector<int> left = naturalDecodeOrder_;
+    std::vector<int> left = decodeOrder_;
     std::vector<std::int64_t> trial;
-    capacityDecodeOrder_.clear();
+    decodeOrder_.clear();
     while (!left.empty()) {
         std::size_t best = 0;
         double bestRate = -1.0;
@@ -168,7 +167,7 @@ void Mapspace::buildDecodeOrder()
         const int d = left[best];
         for (int k = 0; k < kSample; ++k)
             if (!givenUp[k] && outgrowsCapacity(sample[k], d, sums[k])) givenUp[k] = true;
-        capacityDecodeOrder_.push_back(d);
+        decodeOrder_.push_back(d);
         left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
     }
 }
