@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include <fstream>
+#include <optional>
 
 #ifndef NESTOR_EXAMPLES_DIR
 #define NESTOR_EXAMPLES_DIR ""
@@ -21,6 +22,17 @@ using test::positionOf;
 using test::replaced;
 
 namespace {
+
+// The error reading the project at `path` raises (nullopt when it reads).
+std::optional<NestorError> readError(const QString& path)
+{
+    try {
+        readProject(path.toStdString());
+    } catch (const NestorError& e) {
+        return e;
+    }
+    return std::nullopt;
+}
 
 // A small valid project; the bad inputs below are this text with one edit.
 const std::string kBase =
@@ -723,12 +735,11 @@ void TestProjectYaml::includes()
               "  levels:\n"
               "    - {name: Buf, size_words: -64, energy_pJ: {read: 1, fill: 1, update: 1}}\n"
               "  compute: {energy_pJ: 0.5}\n");
-    try {
-        readProject(dir.filePath(QStringLiteral("main.yaml")).toStdString());
-        QFAIL("no error");
-    } catch (const NestorError& e) {
-        const Diagnostic& d = e.diagnostics().front();
-        QVERIFY2(QString::fromStdString(d.location.file).endsWith(QStringLiteral("arch.yaml")), e.what());
+    {
+        const std::optional<NestorError> e = readError(dir.filePath(QStringLiteral("main.yaml")));
+        QVERIFY(e);
+        const Diagnostic& d = e->diagnostics().front();
+        QVERIFY2(QString::fromStdString(d.location.file).endsWith(QStringLiteral("arch.yaml")), e->what());
         QCOMPARE(d.location.line, 3);
         QCOMPARE(d.location.column, 31);  // the "-64"
         QCOMPARE(d.field, std::string("architecture.levels[0].size_words"));
@@ -741,13 +752,12 @@ void TestProjectYaml::includeCycle()
     writeFile(dir.filePath(QStringLiteral("a.yaml")), "nestor: 1\ninclude: [b.yaml]\n");
     writeFile(dir.filePath(QStringLiteral("b.yaml")), "workloads: []\ninclude:\n  - c.yaml\n");
     writeFile(dir.filePath(QStringLiteral("c.yaml")), "include: [b.yaml]\n");
-    try {
-        readProject(dir.filePath(QStringLiteral("a.yaml")).toStdString());
-        QFAIL("no error");
-    } catch (const NestorError& e) {
-        const Diagnostic& d = e.diagnostics().front();
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("include cycle")), e.what());
-        QVERIFY2(QString::fromStdString(d.location.file).endsWith(QStringLiteral("c.yaml")), e.what());
+    {
+        const std::optional<NestorError> e = readError(dir.filePath(QStringLiteral("a.yaml")));
+        QVERIFY(e);
+        const Diagnostic& d = e->diagnostics().front();
+        QVERIFY2(QString::fromUtf8(e->what()).contains(QStringLiteral("include cycle")), e->what());
+        QVERIFY2(QString::fromStdString(d.location.file).endsWith(QStringLiteral("c.yaml")), e->what());
         QCOMPARE(d.location.line, 1);
         QCOMPARE(d.location.column, 11);
     }
@@ -760,51 +770,46 @@ void TestProjectYaml::includeMissingAndDuplicates()
 {
     QTemporaryDir dir;
     writeFile(dir.filePath(QStringLiteral("main.yaml")), "nestor: 1\ninclude: [nothere.yaml]\n");
-    try {
-        readProject(dir.filePath(QStringLiteral("main.yaml")).toStdString());
-        QFAIL("no error");
-    } catch (const NestorError& e) {
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("cannot open included file 'nothere.yaml'")),
-                 e.what());
-        QCOMPARE(e.diagnostics().front().location.line, 2);
-        QCOMPARE(e.diagnostics().front().location.column, 11);
+    {
+        const std::optional<NestorError> e = readError(dir.filePath(QStringLiteral("main.yaml")));
+        QVERIFY(e);
+        QVERIFY2(QString::fromUtf8(e->what()).contains(QStringLiteral("cannot open included file 'nothere.yaml'")),
+                 e->what());
+        QCOMPARE(e->diagnostics().front().location.line, 2);
+        QCOMPARE(e->diagnostics().front().location.column, 11);
     }
     // A directory where a file is expected: said so, not read as an empty file.
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
     writeFile(dir.filePath(QStringLiteral("main.yaml")), "nestor: 1\ninclude: [sub]\n");
-    try {
-        readProject(dir.filePath(QStringLiteral("main.yaml")).toStdString());
-        QFAIL("no error");
-    } catch (const NestorError& e) {
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("cannot open included file 'sub'")), e.what());
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral(": a directory, not a file")), e.what());
-        QCOMPARE(e.diagnostics().front().location.line, 2);
+    {
+        const std::optional<NestorError> e = readError(dir.filePath(QStringLiteral("main.yaml")));
+        QVERIFY(e);
+        QVERIFY2(QString::fromUtf8(e->what()).contains(QStringLiteral("cannot open included file 'sub'")), e->what());
+        QVERIFY2(QString::fromUtf8(e->what()).contains(QStringLiteral(": a directory, not a file")), e->what());
+        QCOMPARE(e->diagnostics().front().location.line, 2);
     }
-    try {
-        readProject(dir.filePath(QStringLiteral("sub")).toStdString());
-        QFAIL("no error");
-    } catch (const NestorError& e) {
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("a directory, not a file")), e.what());
+    {
+        const std::optional<NestorError> e = readError(dir.filePath(QStringLiteral("sub")));
+        QVERIFY(e);
+        QVERIFY2(QString::fromUtf8(e->what()).contains(QStringLiteral("a directory, not a file")), e->what());
     }
     writeFile(dir.filePath(QStringLiteral("w.yaml")), "workloads:\n  - {name: g, type: gemm, M: 2, N: 2, K: 2}\n");
     writeFile(dir.filePath(QStringLiteral("main.yaml")),
               "nestor: 1\ninclude: [w.yaml]\nworkloads:\n  - {name: g, type: gemm, M: 4, N: 2, K: 2}\n");
-    try {
-        readProject(dir.filePath(QStringLiteral("main.yaml")).toStdString());
-        QFAIL("no error");
-    } catch (const NestorError& e) {
-        const QString what = QString::fromUtf8(e.what());
-        QVERIFY2(what.contains(QStringLiteral("duplicate workload name 'g' (first defined at ")), e.what());
-        QVERIFY2(what.contains(QStringLiteral("w.yaml:2:")), e.what());
-        QCOMPARE(e.diagnostics().front().location.line, 4);
+    {
+        const std::optional<NestorError> e = readError(dir.filePath(QStringLiteral("main.yaml")));
+        QVERIFY(e);
+        const QString what = QString::fromUtf8(e->what());
+        QVERIFY2(what.contains(QStringLiteral("duplicate workload name 'g' (first defined at ")), e->what());
+        QVERIFY2(what.contains(QStringLiteral("w.yaml:2:")), e->what());
+        QCOMPARE(e->diagnostics().front().location.line, 4);
     }
     writeFile(dir.filePath(QStringLiteral("main.yaml")), "nestor: 1\ninclude: [w.yaml, w.yaml]\n");
-    try {
-        readProject(dir.filePath(QStringLiteral("main.yaml")).toStdString());
-        QFAIL("no error");
-    } catch (const NestorError& e) {
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("included more than once")), e.what());
-        QCOMPARE(e.diagnostics().front().location.column, 19);
+    {
+        const std::optional<NestorError> e = readError(dir.filePath(QStringLiteral("main.yaml")));
+        QVERIFY(e);
+        QVERIFY2(QString::fromUtf8(e->what()).contains(QStringLiteral("included more than once")), e->what());
+        QCOMPARE(e->diagnostics().front().location.column, 19);
     }
 }
 
