@@ -18,7 +18,8 @@
 // Declines (see StageDecline): temporal remainders, children of different shapes, more than
 // three predicates, child kinds with shape changes or links, more than four kinds (or three
 // predicate sets) at one offset, MAC operands shared by kinds, several predicates where links
-// are possible, and mesh neighbours placed so that link transfers could occur.
+// are possible, and mesh neighbours placed so that link transfers could occur. The
+// temporal-remainder form (TemporalRemainderStage.h) takes every stage declined here.
 #include "model/StageFrame.h"
 #include "model/StageDecline.h"
 

@@ -23,16 +23,28 @@ using walker::Cat;
 
 constexpr int kMaxBits = 6;  // context dimensions
 constexpr int kMaxContexts = 1 << kMaxBits;
-constexpr int kMaxShapeDims = 3;
+constexpr int kMaxShapeDims = 4;  // (a carry packs its two shapes in 4 bits each)
 constexpr int kMaxShapes = 1 << kMaxShapeDims;
 constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children and their fanout (as the frame allows), and the leaf
 // Distinct translations (at most two per loop and context: into a non-last or the last iteration).
 constexpr int kMaxTranslations = 160;
-// Kinds of child that behave differently at one offset, and their joint reuse states (two kinds
-// of 25-30 reuse states each, as Ruby's Inputs on a fanout of M and Q reach, walk for 50 ms).
-constexpr int kMaxSharingKinds = 4;
-constexpr int kMaxJointStates = 1024;
-static_assert(kMaxJointStates <= ReachableStates::kMaxStates && kMaxTranslations + 1 <= ReachableStates::kMaxStates);
+// Kinds of child that behave differently at one offset or where links form (remainders on
+// several fanout loops of an unconstrained 14x12 array make 5-32), and their joint reuse states,
+// numbered as met (two kinds of 25-30 reuse states each, as Ruby's Inputs on a fanout of M and Q
+// reach, walk for 50 ms; kinds that idle apart reach few of their combinations).
+constexpr int kMaxSharingKinds = 32;  // (bit masks of kinds are 32 bits wide)
+constexpr int kMaxJointStates = ReachableStates::kMaxStates;
+static_assert(kMaxTranslations + 1 <= ReachableStates::kMaxStates);
+// Per kind of child, its reuse state: the joint state of kinds sharing an offset.
+using JointReuse = std::array<std::int16_t, kMaxSharingKinds>;
+struct JointReuseHash {
+    std::size_t operator()(const JointReuse& r) const
+    {
+        std::uint64_t h = 0x9e3779b97f4a7c15ull;
+        for (const std::int16_t v : r) h = (h ^ static_cast<std::uint16_t>(v)) * 0xff51afd7ed558ccdull;
+        return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+};
 
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
 // what follows from the loops alone. Positions are relative to the sweep's first step.
@@ -44,7 +56,7 @@ struct Sweep {
     std::int64_t steps = 1;   // busy steps
     std::uint8_t first = 0;   // tile shape (which shape dimensions are residual) of its first busy step
     std::uint8_t last = 0;    // ... and of its last
-    std::uint8_t seen = 0;    // every shape some busy step has (bit per shape)
+    std::uint16_t seen = 0;   // every shape some busy step has (bit per shape)
     bool startsBusy = true;   // the instance works in its first step
 };
 
@@ -96,6 +108,7 @@ public:
     StageDecline prepare(const StageFrame& f)
     {
         f_ = &f;
+        macStage_ = f.spec->macStage;
         nBits_ = nShape_ = 0;
         bitOf_.fill(-1);
         end_ = perChildKind(f) ? f.boundary : f.leafPos;  // with several kinds of child the fanout is swept too
@@ -158,7 +171,7 @@ public:
             Sweep& s = info_[leafPos][c];
             s = Sweep{};
             s.first = s.last = shapeOf(c);
-            s.seen = static_cast<std::uint8_t>(1u << s.first);
+            s.seen = static_cast<std::uint16_t>(1u << s.first);
             sweeps_[leafPos][c] = &s;
             if (sub == 0) break;
         }
@@ -199,7 +212,7 @@ public:
                 s.busy = s0.busy || s1.busy;
                 s.startsBusy = s0.startsBusy;
                 s.steps = before * s0.steps + s1.steps;
-                s.seen = static_cast<std::uint8_t>((s0.busy ? s0.seen : 0) | (s1.busy ? s1.seen : 0));
+                s.seen = static_cast<std::uint16_t>((s0.busy ? s0.seen : 0) | (s1.busy ? s1.seen : 0));
                 if (s0.busy) {
                     s.firstPos = s0.firstPos;
                     s.first = s0.first;
@@ -248,9 +261,9 @@ public:
         for (int m = 0; m < (1 << nShape_); ++m)
             if ((whole.seen >> m) & 1u) out.maxTile = std::max(out.maxTile, words_[m]);
         if (f_->linkCandidate && linksPossible()) {
-            // (MAC operands and the legacy rule's repeated tiles are not counted here; the caller
-            // has one kind of child)
-            if (f_->spec->macStage || legacy) return StageDecline::LinksPossible;
+            // (the legacy rule's repeated tiles are not counted here, but MAC operands are, which
+            // it does not touch; the caller has one kind of child)
+            if (legacy && !f_->spec->macStage) return StageDecline::LinksPossible;
             linked = true;
         }
         if (f_->spec->macStage) {
@@ -291,8 +304,7 @@ public:
             const std::size_t until = std::min(moves.size(), from + kSumsPerSweep);
             auto linkStep = [&](int j, int c, int into, std::int64_t wholeWords, int state) -> StateStepOf<SweepSums> {
                 const int s = state % S, q = state / S;
-                const int m = move_[j][c][into];
-                const auto [to, moved] = tt_.reuse(s, m, diff_[j][c][into], wholeWords, false);
+                const auto [to, moved] = reuse(s, move_[j][c][into], diff_[j][c][into], wholeWords);
                 if (moved == 0) return {to, SweepSums{}};
                 const Delta now = carryDelta(carryTiles(shapes_[j][c][into], carry_[j][c][into]), moved);
                 const int id = linkDeltaId(now);
@@ -396,7 +408,7 @@ public:
                 if (!((busyAfter >> x) & 1u)) continue;  // idle: its reuse memory kept, no delta
                 const KindTrace& trace = traces_[ux];
                 const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
-                const auto [to, moved] = tt_.reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], tiles.cur.size(nRanks), false);
+                const auto [to, moved] = reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], tiles.cur.size(nRanks));
                 now[ux] = carryDelta(tiles, moved);
                 next.v[2 * ux] = static_cast<std::int16_t>(to);
                 next.v[2 * ux + 1] = static_cast<std::int16_t>(linkDeltaId(now[ux]));
@@ -442,6 +454,15 @@ public:
                 for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += times->v[t - from] * linkOutcomeSent_[t][c];
         }
         return true;
+    }
+
+    // The reuse rule on a carry of move class m (its new words `diff`) from reuse state s, into a
+    // tile of `whole` words: the next state and the words delivered. A MAC reads its operand (its
+    // whole one-word tile) in every busy step, whatever moved.
+    std::pair<int, std::int64_t> reuse(int s, int m, std::int64_t diff, std::int64_t whole, bool legacy = false) const
+    {
+        if (macStage_) return {0, whole};
+        return tt_.reuse(s, m, diff, whole, legacy);
     }
 
     // The two tiles of a carry, relative to the position after it: the previous one (shape
@@ -596,17 +617,15 @@ public:
             captureTrace(x);
             firstTiles[static_cast<std::size_t>(x)] = tileAtOrigin(sweepAt(0, top).first);
         }
-        int n = 1;
-        for (int x = 0; x < g; ++x) {
-            n *= tt_.states;
-            if (n > kMaxJointStates) return std::nullopt;
-        }
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         beginJoint();
+        beginJointReuse(g);
         auto shareStep = [&](int j, int c, int into, int entry, int inner, std::uint32_t before, std::uint32_t after, int x) -> StateStep {
             const JointCarry& carry = jointCarry(j, c, into, entry, inner, before, after, g);
             if (!carry.possible) return {-1, 0};
-            return jointStep(carry, j, c, into, x, g, legacy);
+            JointReuse next;
+            const std::int64_t words = jointStep(carry, j, c, into, jointReuse(x, g), next, g, legacy);
+            return {jointReuseId(next, g), words};
         };
         const StateStep after = followJoint<std::int64_t>(0, top, 0, instanceCats, g, shareStep);
         if (after.first < 0) return std::nullopt;
@@ -726,7 +745,7 @@ public:
         bool possible = false;
         std::uint32_t busyAfter = 0;
         // Per kind busy after the carry: the ids of its two possible deltas (its whole tile and
-        // the new words of its move), equal ids for equal deltas.
+        // the new words of its move), equal ids for equal deltas, and its whole tile's words.
         std::array<int, kMaxSharingKinds> wholeId{}, newWordsId{};
         std::array<std::int64_t, kMaxSharingKinds> wholeWords{};
     };
@@ -743,8 +762,9 @@ public:
     {
         JointCarry& out = jointCarries_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
         if (out.stamp == jointRun_) return out;
-        out = JointCarry{};
+        // (the per-kind figures are written, and read, for the kinds busy after the carry only)
         out.stamp = jointRun_;
+        out.possible = false;
         out.busyAfter = busyAfter;
         if (!jointPossible(entry, inner, busyBefore, busyAfter, g)) return out;
         out.possible = true;
@@ -787,30 +807,64 @@ public:
         }
         return out;
     }
-    // The joint carry from joint state s: the next joint state and the words of its distinct deltas.
-    StateStep jointStep(const JointCarry& carry, int j, int c, int into, int s, int g, bool legacy) const
+    // The joint carry from joint reuse state `from`: the next one and the words of its distinct deltas.
+    std::int64_t jointStep(const JointCarry& carry, int j, int c, int into, const JointReuse& from, JointReuse& next, int g,
+                           bool legacy) const
     {
-        int rest = s, next = 0, scale = 1;
-        std::uint32_t sent = 0;  // the ids of the distinct deltas of this step
+        std::uint64_t sent = 0;   // the ids of the distinct deltas of this step
         std::int64_t cost = 0;
-        for (int x = 0; x < g; ++x, scale *= tt_.states) {
-            int sx = rest % tt_.states;
-            rest /= tt_.states;
+        next = from;
+        for (int x = 0; x < g; ++x) {
+            int sx = from[static_cast<std::size_t>(x)];
             if ((carry.busyAfter >> x) & 1u) {
                 const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
                 const std::int64_t whole = carry.wholeWords[static_cast<std::size_t>(x)];
-                const auto [to, moved] = tt_.reuse(sx, trace.move[j][c][into], trace.diff[j][c][into], whole, legacy);
+                const auto [to, moved] = reuse(sx, trace.move[j][c][into], trace.diff[j][c][into], whole, legacy);
                 sx = to;
                 // (new words as many as the whole tile: no overlap, the whole tile as delta)
                 const int id = (moved == whole ? carry.wholeId : carry.newWordsId)[static_cast<std::size_t>(x)];
                 if (moved > 0 && !((sent >> id) & 1u)) {
-                    sent |= 1u << id;
+                    sent |= std::uint64_t{1} << id;
                     cost += moved;
                 }
             }
-            next += sx * scale;
+            next[static_cast<std::size_t>(x)] = static_cast<std::int16_t>(sx);
         }
-        return {next, cost};
+        return cost;
+    }
+    // The joint reuse states of g kinds are numbered in mixed radix (each kind a digit) where all
+    // their combinations fit the sweeps' tables, as they do for two or three kinds; else as they
+    // are met (reuseStates_), up to the tables' room. 0 is every kind's empty state.
+    void beginJointReuse(int g)
+    {
+        radix_ = tt_.states;
+        for (int x = 0, n = 1; x < g && radix_ > 0; ++x) {
+            n *= tt_.states;
+            if (n > kMaxJointStates) radix_ = 0;
+        }
+        reuseStates_.clear();
+        reuseIds_.clear();
+        if (radix_ == 0) jointReuseId(JointReuse{}, g);
+    }
+    JointReuse jointReuse(int id, int g) const
+    {
+        if (radix_ == 0) return reuseStates_[static_cast<std::size_t>(id)];
+        JointReuse r{};
+        for (int x = 0; x < g; ++x, id /= radix_) r[static_cast<std::size_t>(x)] = static_cast<std::int16_t>(id % radix_);
+        return r;
+    }
+    // The number of joint reuse state r; -1 past the tables' room.
+    int jointReuseId(const JointReuse& r, int g)
+    {
+        if (radix_ > 0) {
+            int id = 0;
+            for (int x = g - 1; x >= 0; --x) id = id * radix_ + r[static_cast<std::size_t>(x)];
+            return id;
+        }
+        if (const auto at = reuseIds_.find(r); at != reuseIds_.end()) return at->second;
+        if (static_cast<int>(reuseStates_.size()) == kMaxJointStates) return -1;
+        reuseStates_.push_back(r);
+        return reuseIds_.emplace(r, static_cast<int>(reuseStates_.size()) - 1).first->second;
     }
 
     // Whether loop p's carries in context c are those of context c | bit, registered just before
@@ -867,6 +921,7 @@ public:
 
 private:
     const StageFrame* f_ = nullptr;
+    bool macStage_ = false;  // f_'s children are MACs
     int end_ = 0;  // the leaf's position: leafPos, or boundary when the fanout has remainders
     std::array<int, 32> bitOf_{};  // per dimension: its context bit, or -1
     std::array<std::uint32_t, kMaxPositions> relevant_{}, free_{}, fixed_{};  // see prepare()
@@ -952,7 +1007,7 @@ private:
         }
         if (anyBefore) key.back = back;  // (without previous deltas the move changes nothing)
         std::uint64_t hash = 0x9e3779b97f4a7c15ull;
-        for (const std::int16_t id : key.deltas.v) hash = (hash ^ static_cast<std::uint16_t>(id)) * 0xff51afd7ed558ccdull;
+        for (int i = 0; i < 2 * g; ++i) hash = (hash ^ static_cast<std::uint16_t>(key.deltas.v[static_cast<std::size_t>(i)])) * 0xff51afd7ed558ccdull;
         for (int r = 0; r < f_->nRanks; ++r) hash = (hash ^ static_cast<std::uint64_t>(key.back[r])) * 0xff51afd7ed558ccdull;
         // (hashed: a joint sweep with many states may count thousands of steps)
         int& latest = countedByHash_.try_emplace(hash, -1).first->second;
@@ -978,6 +1033,11 @@ private:
     }
     static constexpr std::size_t kMaxLinkOutcomes = 64;  // steps counted that use links (a sweep per kSumsPerSweep)
     std::vector<JointState> jointStates_;
+    // sharedOffsetWords(): the radix of its joint reuse states' numbers, or 0 where they are
+    // numbered as met (beginJointReuse): then the states met and their numbers.
+    int radix_ = 0;
+    std::vector<JointReuse> reuseStates_;
+    std::unordered_map<JointReuse, int, JointReuseHash> reuseIds_;
     std::unordered_map<std::uint64_t, StepOutcome> outcomes_;
     std::vector<CountedStep> countedSteps_;
     std::unordered_map<std::uint64_t, int> countedByHash_;  // the latest step counted per hash of its key
@@ -1113,15 +1173,15 @@ bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysi
 
 StageDecline acceptsTemporalRemainderStage(const StageFrame& f)
 {
-    // Stages whose only remainders change the children's tile shapes are the residual-context
-    // form's, but its tables hold fewer shapes: those it declines come here; so do its stages
-    // with children of several kinds where links can form.
-    if (!f.temporalRemainderAbove && f.shapeDims == 0 && !(f.childRemainders && f.linkCandidate)) return StageDecline::NotApplicable;
+    // Every stage with remainders the residual-context form declines comes here (more shapes or
+    // predicates than its tables hold, children of several kinds where links can form, MAC
+    // operands shared or forwarded).
+    if (f.nest->imperfectDims == 0) return StageDecline::NotApplicable;
     // Children of several kinds (remainders on the fanout, or a shape dimension split by it:
     // tiles of different shapes) are summed kind by kind, as in the residual-context form, where
     // no links can form; where they can, counted step by step over the mesh on their joint state
-    // (but not MAC operands, nor under the legacy zero-translation rule).
-    const bool linksUncounted = f.spec->macStage || f.spec->options->legacyZeroTranslationRule;
+    // (but not under the legacy zero-translation rule, whose repeated tiles MAC operands escape).
+    const bool linksUncounted = !f.spec->macStage && f.spec->options->legacyZeroTranslationRule;
     if (f.shapeOnFanout && f.linkCandidate && linksUncounted) return StageDecline::ShapeOnFanout;
     if (f.childRemainders && f.linkCandidate && linksUncounted) return StageDecline::ChildKindsAndLinks;
     return StageDecline::None;
@@ -1196,7 +1256,11 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     auto buildMesh = [&] {
         if (linksBuilt) return;
         // (with several kinds of child each step is counted over the mesh: no moves needed)
-        const MeshLinks::Moves moves = jointKinds ? MeshLinks::Moves::None : f.shapeDims != 0 ? MeshLinks::Moves::WithZero : MeshLinks::Moves::NonZero;
+        // (a MAC reads its operand again after a carry that moves nothing: a neighbour at its own
+        // offset may have just read it)
+        const MeshLinks::Moves moves = jointKinds                          ? MeshLinks::Moves::None
+                                       : f.shapeDims != 0 || spec.macStage ? MeshLinks::Moves::WithZero
+                                                                           : MeshLinks::Moves::NonZero;
         links.build(f, moves, [&](const std::vector<Cat>& cats) {
             int kind = 0;
             while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
@@ -1268,7 +1332,6 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
             }
             if (g == 1) accesses += sh.offsets * figs[static_cast<std::size_t>(only)].moved;
             if (g < 2) continue;
-            if (spec.macStage) return decline(StageDecline::ChildKindsShareOffset);  // (operands are not tile deltas)
             key.child = i;
             auto hit = std::find_if(knownShared.begin(), knownShared.end(), [&](const auto& e) { return e.first == std::pair{key, subset}; });
             if (hit == knownShared.end()) {

@@ -1,6 +1,6 @@
 #pragma once
-// Closed-form stage analysis for temporal remainders above the children (Ruby-T, and Ruby
-// stages whose spatial loops down to the children are perfect). A temporal loop with a
+// Closed-form stage analysis for temporal remainders above the children (Ruby-T, Ruby), and for
+// every other stage with remainders the residual-context form declines. A temporal loop with a
 // remainder runs `residual` trips in its dimension's residual context (every loop of the
 // dimension above it at its last iteration) and `bound` trips otherwise; remainders below the
 // children shrink the children's tiles in the same contexts.
@@ -21,20 +21,19 @@
 // several kinds are swept through the fanout kind by kind and summed; at an offset they share,
 // kinds that work and change shape in the same contexts receive one delta per step, and kinds
 // that differ are counted together on their joint reuse states (each distinct delta among them,
-// compared as word sets, once per step). Stages whose only remainders change tile shapes
-// (no temporal remainder above) are taken here too when the residual-context form declines them.
+// compared as word sets, once per step; their joint states numbered as met).
 // Links, with one kind of child: all children are in lockstep, so a child takes its delta from
 // the mesh neighbour whose offset differs by the difference between its delta and that
 // neighbour's previous one (each relative to its step's position); a second sweep per neighbour
 // difference follows the reuse state and the previous delta (MeshLinks.h has the mesh side).
 // With children of several kinds (tiles of different shapes, kinds that idle apart), each step
 // is counted over the mesh as the walker counts it, on the kinds' joint state (per kind its
-// reuse state and its delta in the previous step); such stages without a temporal remainder
-// (the residual-context form declines them) are taken here too.
-// Declines: more than 6 context dimensions or 3 shape dimensions, more translations than its
-// table holds, more than 4 kinds behaving differently at one offset or where links can form (or
-// more joint states than its table holds, or MAC operands), kinds that join only across an idle
-// iteration, and links to MAC operands or under the legacy zero-translation rule.
+// reuse state and its delta in the previous step). MAC operands are one-word tiles read in every
+// busy step: the same sweeps with that reuse rule.
+// Declines: more than 6 context dimensions or 4 shape dimensions, more translations than its
+// table holds, more than 32 kinds behaving differently at one offset or where links can form (or
+// more joint states than its table holds), kinds that join only across an idle iteration, and
+// links under the legacy zero-translation rule (but for MAC operands, which it does not touch).
 #include "model/StageDecline.h"
 #include "model/StageFrame.h"
 
