@@ -6,10 +6,15 @@
 //  (ii) cancel latency: from raising the cancel flag to runSearch returning its best so far,
 //       random search with 1 and 2 threads, PFM and Ruby-S (target: under 100 ms; the tests
 //       check only that cancel stops every thread and keeps the best), with which analyses took
-//       the stages of those searches (the walked ones are the slow evaluations).
+//       the stages of those searches (the walked ones are the slow evaluations);
+//  (iii) single evaluations: 2,000 random mappings whose tiles fit (seed 1), per mapspace kind,
+//       each evaluated alone with the default options after 50 untimed ones (a thread's first
+//       evaluations set up its tables), with which analyses took their stages (target: every one
+//       under 1 ms).
 // Usage: bench_responsiveness [cancels per configuration, default 5]
 #include "support/TestArchitectures.h"
 #include "mapspace/Mapspace.h"
+#include "model/Model.h"
 #include "model/StageAnalysis.h"
 #include "search/SearchDriver.h"
 
@@ -106,6 +111,36 @@ int main(int argc, char** argv)
                 return 1;
             }
         }
+    }
+
+    std::printf("Single evaluations (2000 random mappings that fit after 50 untimed, seed 1, one thread); target: each < 1 ms:\n");
+    for (MapspaceKind k : allMapspaceKinds()) {
+        const Mapspace s(w, a, k);
+        std::mt19937_64 rng(1);
+        std::vector<double> ms;
+        int overBudget = 0;
+        model::countStageAnalyses(true);
+        Evaluation ev;
+        for (int untimed = 50; ms.size() < 2000;) {
+            const MapspacePoint p = s.randomPoint(rng);
+            if (s.exceedsCapacity(p)) continue;
+            const Mapping m = s.toMapping(p);
+            const auto t0 = Clock::now();
+            evaluate(w, a, m, {}, ev);
+            if (untimed > 0) {
+                --untimed;
+                continue;
+            }
+            ms.push_back(1e3 * secondsSince(t0));
+            overBudget += ev.exactBudgetExceeded ? 1 : 0;
+        }
+        std::sort(ms.begin(), ms.end());
+        const auto over = std::count_if(ms.begin(), ms.end(), [](double t) { return t >= 1.0; });
+        std::printf("  %-7s median %.3f ms, 99th percentile %.3f ms, slowest %.3f ms, %lld of %zu at 1 ms or more, %d past the "
+                    "exact budgets: %s\n",
+                    mapspaceKindName(k).c_str(), ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back(),
+                    static_cast<long long>(over), ms.size(), overBudget, verdict(over == 0 && overBudget == 0));
+        std::printf("    stages: %s\n", model::stageStatisticsText().c_str());
     }
     return 0;
 }

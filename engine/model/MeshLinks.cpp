@@ -51,6 +51,7 @@ void MeshLinks::buildGeometry(const StageFrame& f, Moves which)
         std::sort(rest.begin(), rest.end());
         groupsWith[i] = std::unique(rest.begin(), rest.end()) - rest.begin();
     }
+    buildLinkGeometry();
 }
 
 MeshLinks::Savings MeshLinks::apply(const std::vector<std::int64_t>& matched, std::int64_t groups, std::vector<std::int64_t>& sent) const
@@ -70,24 +71,57 @@ MeshLinks::Savings MeshLinks::apply(const std::vector<std::int64_t>& matched, st
     return s;
 }
 
-void MeshLinks::countDistinct(std::vector<const Delta*>& deltas, std::int64_t& accesses, std::int64_t& weighted)
+void MeshLinks::buildLinkGeometry()
+{
+    neighbourOf_.resize(offs_.size());
+    neighbourMove_.resize(offs_.size());
+    offsetHash_.resize(offs_.size());
+    differences_.clear();
+    for (std::size_t c = 0; c < offs_.size(); ++c) {
+        offsetHash_[c] = shiftHash(offs_[c], nRanks_);
+        neighbourOf_[c] = neighbours(c);
+        for (std::size_t k = 0; k < 4; ++k) {
+            neighbourMove_[c][k] = -1;
+            const std::int64_t nb = neighbourOf_[c][k];
+            if (nb < 0) continue;
+            Vec d{};
+            for (int r = 0; r < nRanks_; ++r) d[r] = offs_[static_cast<std::size_t>(nb)][r] - offs_[c][r];
+            auto at = std::find(differences_.begin(), differences_.end(), d);
+            if (at == differences_.end()) at = differences_.insert(differences_.end(), d);
+            neighbourMove_[c][k] = static_cast<int>(at - differences_.begin());
+        }
+    }
+}
+
+// The distinct deltas among the busy children `keyed` lists (sorted by the hash of their delta,
+// skipping those `skip` marks): each one's words once (accesses) and every child's (weighted).
+// Children of one kind at one offset have one delta, of one kind at different offsets different
+// ones; only children of different kinds with equal hashes are compared word set by word set.
+void MeshLinks::countDistinct(const std::vector<std::pair<std::uint64_t, int>>& keyed, const std::vector<int>& slotOf,
+                              const Delta* now, const std::vector<int>* skip, std::int64_t& accesses, std::int64_t& weighted) const
 {
     accesses = weighted = 0;
-    auto less = [](const Delta* pa, const Delta* pb) {
-        const Delta& a = *pa;
-        const Delta& b = *pb;
-        if (a.size != b.size) return a.size < b.size;
-        if (a.kind != b.kind) return a.kind < b.kind;
-        if (a.outer.lo != b.outer.lo) return a.outer.lo < b.outer.lo;
-        if (a.outer.ext != b.outer.ext) return a.outer.ext < b.outer.ext;
-        if (a.kind != Delta::Difference) return false;
-        if (a.hole.lo != b.hole.lo) return a.hole.lo < b.hole.lo;
-        return a.hole.ext < b.hole.ext;
-    };
-    std::sort(deltas.begin(), deltas.end(), less);
-    for (std::size_t i = 0; i < deltas.size(); ++i) {
-        weighted += deltas[i]->size;
-        if (i == 0 || !(*deltas[i] == *deltas[i - 1])) accesses += deltas[i]->size;
+    thread_local std::vector<int> distinct;  // of the children with the hash at hand, one per distinct delta
+    for (std::size_t i = 0; i < keyed.size();) {
+        std::size_t end = i;
+        while (end < keyed.size() && keyed[end].first == keyed[i].first) ++end;
+        distinct.clear();
+        for (; i < end; ++i) {
+            const auto c = static_cast<std::size_t>(keyed[i].second);
+            if (skip && (*skip)[c] >= 0) continue;
+            const Delta& mine = now[slotOf[c]];
+            weighted += mine.size;
+            const bool seen = std::any_of(distinct.begin(), distinct.end(), [&](int other) {
+                const auto o = static_cast<std::size_t>(other);
+                if (slotOf[o] == slotOf[c]) return offs_[o] == offs_[c];
+                Vec d{};
+                for (int r = 0; r < nRanks_; ++r) d[r] = offs_[c][r] - offs_[o][r];
+                return mine.shiftedBy(d, nRanks_) == now[slotOf[o]];
+            });
+            if (seen) continue;
+            distinct.push_back(static_cast<int>(c));
+            accesses += mine.size;
+        }
     }
 }
 
@@ -96,49 +130,72 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
 {
     StepFigures out;
     const std::size_t n = offs_.size();
-    thread_local std::vector<Delta> mine;
-    thread_local std::vector<const Delta*> rest;  // (pointers: sorting the deltas themselves copied them about)
-    thread_local std::vector<int> sender;
-    mine.resize(n);
-    sender.assign(n, -1);
-    sent.assign(n, 0);
-    for (std::size_t c = 0; c < n; ++c) mine[c] = now[slotOf[c]].shiftedBy(offs_[c], nRanks_);
-    rest.clear();
-    for (std::size_t c = 0; c < n; ++c)
-        if (mine[c].size > 0) rest.push_back(&mine[c]);
+    int slots = 0;
+    for (std::size_t c = 0; c < n; ++c) slots = std::max(slots, slotOf[c] + 1);
+    // Per kind its delta's hash at the step's base and how a shift moves it; per busy child the
+    // hash of its delta at its offset, sorted.
+    thread_local std::vector<std::uint64_t> slotHash, slotScale;
+    slotHash.resize(static_cast<std::size_t>(slots));
+    slotScale.resize(static_cast<std::size_t>(slots));
+    for (int x = 0; x < slots; ++x) {
+        const Delta& d = now[x];
+        slotHash[static_cast<std::size_t>(x)] = hashOf(d, nRanks_);
+        slotScale[static_cast<std::size_t>(x)] = shiftScale(d);
+    }
+    thread_local std::vector<std::pair<std::uint64_t, int>> keyed;
+    keyed.clear();
+    for (std::size_t c = 0; c < n; ++c) {
+        const auto x = static_cast<std::size_t>(slotOf[c]);
+        if (now[x].size > 0) keyed.push_back({slotHash[x] + offsetHash_[c] * slotScale[x], static_cast<int>(c)});
+    }
+    std::sort(keyed.begin(), keyed.end());
     std::int64_t accessesWithout = 0, weightedWithout = 0;
-    countDistinct(rest, accessesWithout, weightedWithout);
+    countDistinct(keyed, slotOf, now, nullptr, accessesWithout, weightedWithout);
     out.accesses = accessesWithout;
     out.weighted = weightedWithout;
+
+    // A child takes its delta from the first neighbour (Timeloop's order) that had it in the
+    // previous step: whether a neighbour of kind y at offset difference i had the delta of a
+    // child of kind x depends on (x, y, i) alone, found once per step.
+    thread_local std::vector<std::int8_t> hadIt;  // per (x, y, i): -1 not yet known
+    const std::size_t nd = differences_.size();
+    hadIt.assign(static_cast<std::size_t>(slots) * static_cast<std::size_t>(slots) * nd, -1);
+    thread_local std::vector<int> sender;
+    sender.assign(n, -1);
+    sent.assign(n, 0);
     bool any = false;
     std::int64_t linkWords = 0;
     for (std::size_t c = 0; c < n; ++c) {
-        if (mine[c].size == 0) continue;
-        for (std::int64_t nb : neighbours(c)) {
+        const auto x = static_cast<std::size_t>(slotOf[c]);
+        const Delta& mine = now[x];
+        if (mine.size == 0) continue;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const std::int64_t nb = neighbourOf_[c][k];
             if (nb < 0) continue;
-            const Delta& had = before[slotOf[static_cast<std::size_t>(nb)]];
-            if (had.size != mine[c].size) continue;
-            if (had.shiftedBy(offs_[static_cast<std::size_t>(nb)], nRanks_) == mine[c]) {
+            const auto y = static_cast<std::size_t>(slotOf[static_cast<std::size_t>(nb)]);
+            const Delta& had = before[y];
+            if (had.size != mine.size) continue;
+            const auto i = static_cast<std::size_t>(neighbourMove_[c][k]);
+            std::int8_t& known = hadIt[(x * static_cast<std::size_t>(slots) + y) * nd + i];
+            if (known < 0) known = had.shiftedBy(differences_[i], nRanks_) == mine ? 1 : 0;
+            if (known) {
                 sender[c] = static_cast<int>(nb);
-                linkWords += mine[c].size;
+                linkWords += mine.size;
                 any = true;
                 break;
             }
         }
     }
     if (!any) return out;
-    rest.clear();
-    for (std::size_t c = 0; c < n; ++c)
-        if (mine[c].size > 0 && sender[c] < 0) rest.push_back(&mine[c]);
     std::int64_t accessesWith = 0, weightedWith = 0;
-    countDistinct(rest, accessesWith, weightedWith);
+    countDistinct(keyed, slotOf, now, &sender, accessesWith, weightedWith);
     if (accessesWith >= accessesWithout) return out;
     out.accesses = accessesWith;
     out.weighted = weightedWith;
     out.linkWords = linkWords;
     out.linked = true;
     for (std::size_t c = 0; c < n; ++c)
-        if (sender[c] >= 0) sent[static_cast<std::size_t>(sender[c])] += mine[c].size;
+        if (sender[c] >= 0) sent[static_cast<std::size_t>(sender[c])] += now[slotOf[c]].size;
     return out;
 }
 

@@ -55,13 +55,20 @@ struct MeshLinks {
 
 private:
     void buildGeometry(const StageFrame& f, Moves which);
+    void buildLinkGeometry();  // countStep's tables
     std::array<std::int64_t, 4> neighbours(std::size_t c) const;
-    // The distinct deltas among `deltas` (the words of each once) and their total words.
-    static void countDistinct(std::vector<const Delta*>& deltas, std::int64_t& accesses, std::int64_t& weighted);
+    void countDistinct(const std::vector<std::pair<std::uint64_t, int>>& keyed, const std::vector<int>& slotOf, const Delta* now,
+                       const std::vector<int>* skip, std::int64_t& accesses, std::int64_t& weighted) const;
     int nRanks_ = 0;
     std::int64_t fanX_ = 1, fanY_ = 1;
     std::vector<Vec> offs_;
     std::vector<std::int64_t> xs_, ys_;
+    // Per child: its neighbours (Timeloop's order, -1 off the mesh), the index of each one's
+    // offset difference in differences_, and a hash of its offset (countStep).
+    std::vector<std::array<std::int64_t, 4>> neighbourOf_;
+    std::vector<std::array<int, 4>> neighbourMove_;
+    std::vector<Vec> differences_;
+    std::vector<std::uint64_t> offsetHash_;
 };
 
 template <class KindOf>

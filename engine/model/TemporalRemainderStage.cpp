@@ -1,6 +1,7 @@
 #include "model/TemporalRemainderStage.h"
 
 #include "model/ChildPartition.h"
+#include "model/HashedIds.h"
 #include "model/KindEnumeration.h"
 #include "model/MeshLinks.h"
 #include "model/ReachableSweep.h"
@@ -23,8 +24,10 @@ using walker::Cat;
 
 constexpr int kMaxBits = 6;  // context dimensions
 constexpr int kMaxContexts = 1 << kMaxBits;
-constexpr int kMaxShapeDims = 4;  // (a carry packs its two shapes in 4 bits each)
+constexpr int kMaxShapeDims = 6;  // (Ruby's remainders below the children reach six of a convolution's dimensions)
 constexpr int kMaxShapes = 1 << kMaxShapeDims;
+// A carry's two tile shapes, packed: the previous one's in the low kMaxShapeDims bits.
+using CarryShapes = std::uint16_t;
 constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children and their fanout (as the frame allows), and the leaf
 // Distinct translations (at most two per loop and context: into a non-last or the last iteration).
 constexpr int kMaxTranslations = 160;
@@ -56,7 +59,7 @@ struct Sweep {
     std::int64_t steps = 1;   // busy steps
     std::uint8_t first = 0;   // tile shape (which shape dimensions are residual) of its first busy step
     std::uint8_t last = 0;    // ... and of its last
-    std::uint16_t seen = 0;   // every shape some busy step has (bit per shape)
+    std::uint64_t seen = 0;   // every shape some busy step has (bit per shape)
     bool startsBusy = true;   // the instance works in its first step
 };
 
@@ -171,7 +174,7 @@ public:
             Sweep& s = info_[leafPos][c];
             s = Sweep{};
             s.first = s.last = shapeOf(c);
-            s.seen = static_cast<std::uint16_t>(1u << s.first);
+            s.seen = std::uint64_t{1} << s.first;
             sweeps_[leafPos][c] = &s;
             if (sub == 0) break;
         }
@@ -212,7 +215,7 @@ public:
                 s.busy = s0.busy || s1.busy;
                 s.startsBusy = s0.startsBusy;
                 s.steps = before * s0.steps + s1.steps;
-                s.seen = static_cast<std::uint16_t>((s0.busy ? s0.seen : 0) | (s1.busy ? s1.seen : 0));
+                s.seen = (s0.busy ? s0.seen : 0) | (s1.busy ? s1.seen : 0);
                 if (s0.busy) {
                     s.firstPos = s0.firstPos;
                     s.first = s0.first;
@@ -295,7 +298,7 @@ public:
         const int S = tt_.states;
         const int top = static_cast<int>(fixed_[0]);
         const KindCategories cats{f_->leafPos, &instanceCats, &childCats};
-        linkDeltas_.assign(1, Delta{});
+        beginLinkDeltas();
         const int start = linkDeltaId(wholeDelta(tileAtOrigin(sweepAt(0, top).first), nRanks)) * S;
         bool overflow = false;
         matched.assign(moves.size(), 0);
@@ -370,13 +373,17 @@ public:
             captureTrace(x);
             now[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
         }
-        linkDeltas_.assign(1, Delta{});
+        beginLinkDeltas();
         jointStates_.clear();
+        jointStateIds_.clear();
         auto stateId = [&](const JointState& js) {
-            const auto at = std::find(jointStates_.begin(), jointStates_.end(), js);
-            if (at != jointStates_.end()) return static_cast<int>(at - jointStates_.begin());
+            std::uint64_t h = 0x9e3779b97f4a7c15ull;
+            for (int i = 0; i < 2 * g; ++i) h = (h ^ static_cast<std::uint16_t>(js.v[static_cast<std::size_t>(i)])) * 0xff51afd7ed558ccdull;
+            const int known = jointStateIds_.find(h, [&](int id) { return jointStates_[static_cast<std::size_t>(id)] == js; });
+            if (known >= 0) return known;
             if (static_cast<int>(jointStates_.size()) == ReachableStates::kMaxStates) return -1;
             jointStates_.push_back(js);
+            jointStateIds_.add(h);
             return static_cast<int>(jointStates_.size()) - 1;
         };
         // The first step: every kind busy sent its whole tile; no previous deltas.
@@ -466,17 +473,17 @@ public:
     }
 
     // The two tiles of a carry, relative to the position after it: the previous one (shape
-    // `shapes & 0xf`, based at minus the carry) and the current one (shape `shapes >> 4`, at the
+    // the low bits of `shapes`, based at minus the carry) and the current one (the high bits, at the
     // origin).
     struct CarryTiles {
         Box prev, cur;
     };
-    CarryTiles carryTiles(std::uint8_t shapes, const Vec& carry) const
+    CarryTiles carryTiles(CarryShapes shapes, const Vec& carry) const
     {
         // (built in place: two tiles made apart and copied in showed in the joint counts' profile)
         CarryTiles t;
-        const Vec& prev = ext_[static_cast<std::size_t>(shapes & 0xf)];
-        const Vec& cur = ext_[static_cast<std::size_t>(shapes >> 4)];
+        const Vec& prev = ext_[static_cast<std::size_t>(shapes & (kMaxShapes - 1))];
+        const Vec& cur = ext_[static_cast<std::size_t>(shapes >> kMaxShapeDims)];
         for (int r = 0; r < f_->nRanks; ++r) {
             t.prev.lo[r] = -carry[r];
             t.prev.ext[r] = prev[r];
@@ -495,12 +502,20 @@ public:
 
     // The number of delta d among those met by the analysis (linkDeltas_, from 1 in the order
     // met; 0 for none or an empty one).
+    void beginLinkDeltas()
+    {
+        linkDeltas_.assign(1, Delta{});
+        linkDeltaIds_.clear();
+        linkDeltaIds_.add(0);  // (id 0, never matched: only non-empty deltas are looked up)
+    }
     int linkDeltaId(const Delta& d)
     {
         if (d.size == 0) return 0;
-        const auto at = std::find(linkDeltas_.begin() + 1, linkDeltas_.end(), d);
-        if (at != linkDeltas_.end()) return static_cast<int>(at - linkDeltas_.begin());
+        const std::uint64_t h = hashOf(d, f_->nRanks);
+        const int known = linkDeltaIds_.find(h, [&](int id) { return id > 0 && linkDeltas_[static_cast<std::size_t>(id)] == d; });
+        if (known > 0) return known;
         linkDeltas_.push_back(d);
+        linkDeltaIds_.add(h);
         return static_cast<int>(linkDeltas_.size()) - 1;
     }
 
@@ -914,7 +929,7 @@ public:
             move_[j][c][into] = m;
             diff_[j][c][into] = words_[cur] - overlapWords(ext_[prev], ext_[cur], d, nRanks);
             carry_[j][c][into] = d;
-            shapes_[j][c][into] = static_cast<std::uint8_t>(prev | (cur << 4));
+            shapes_[j][c][into] = static_cast<CarryShapes>(prev | (cur << kMaxShapeDims));
         }
         return StageDecline::None;
     }
@@ -938,7 +953,7 @@ private:
         std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move;
         std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff;
         std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry;
-        std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes;
+        std::array<std::array<std::array<CarryShapes, 2>, kMaxContexts>, kMaxLoops> shapes;
     };
     // The large tables (about 2.3 MB, sized for the worst stage; a stage writes an entry before
     // it reads it, but for the joint carries' stamps, which start at zero, below any run).
@@ -948,7 +963,7 @@ private:
         std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move;
         std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff;
         std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry;
-        std::array<std::array<std::array<std::uint8_t, 2>, kMaxContexts>, kMaxLoops> shapes;
+        std::array<std::array<std::array<CarryShapes, 2>, kMaxContexts>, kMaxLoops> shapes;
         std::array<KindTrace, kMaxSharingKinds> traces;
         std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries;
     };
@@ -961,7 +976,7 @@ private:
     decltype(Tables::move)& move_ = tables_->move;
     decltype(Tables::diff)& diff_ = tables_->diff;
     decltype(Tables::carry)& carry_ = tables_->carry;
-    decltype(Tables::shapes)& shapes_ = tables_->shapes;  // previous tile's shape | current's << 4
+    decltype(Tables::shapes)& shapes_ = tables_->shapes;  // previous tile's shape | current's << kMaxShapeDims
     decltype(Tables::traces)& traces_ = tables_->traces;
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
     std::uint32_t jointRun_ = 0;
@@ -969,6 +984,7 @@ private:
     std::tuple<ReachableStates, ReachableStatesOf<LinkFigures>, ReachableStatesOf<SweepSums>> reachables_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none).
     std::vector<Delta> linkDeltas_;
+    HashedIds linkDeltaIds_;
     // jointLinks(): the joint states met (per kind its reuse state and its last delta's id),
     // the steps' outcomes by (loop, context, into, joint state), and per outcome that uses links
     // the words each child forwards in it.
@@ -1033,6 +1049,7 @@ private:
     }
     static constexpr std::size_t kMaxLinkOutcomes = 64;  // steps counted that use links (a sweep per kSumsPerSweep)
     std::vector<JointState> jointStates_;
+    HashedIds jointStateIds_;
     // sharedOffsetWords(): the radix of its joint reuse states' numbers, or 0 where they are
     // numbered as met (beginJointReuse): then the states met and their numbers.
     int radix_ = 0;

@@ -129,4 +129,28 @@ inline Delta difference(const Box& cur, const Box& prev, int n)
     return d;
 }
 
+// Hashes of deltas linear in their corners, so that a shift moves them by a known amount:
+// hashOf(d.shiftedBy(v)) == hashOf(d) + shiftHash(v) x shiftScale(d). Equal deltas hash alike.
+inline constexpr std::array<std::uint64_t, kMaxRanks> kRankHashFactor{
+    0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull, 0xd6e8feb86659fd93ull,
+    0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull, 0x94d049bb133111ebull, 0xbf58476d1ce4e5b9ull};
+inline std::uint64_t shiftHash(const Vec& v, int n)
+{
+    std::uint64_t h = 0;
+    for (int r = 0; r < n; ++r) h += static_cast<std::uint64_t>(v[r]) * kRankHashFactor[static_cast<std::size_t>(r)];
+    return h;
+}
+inline std::uint64_t shiftScale(const Delta& d) { return d.kind == Delta::Difference ? 2 : d.kind == Delta::Whole ? 1 : 0; }
+inline std::uint64_t hashOf(const Delta& d, int n)
+{
+    std::uint64_t h = static_cast<std::uint64_t>(d.size) * 0x2545f4914f6cdd1dull + d.kind;
+    if (d.kind == Delta::Empty) return h;
+    h += shiftHash(d.outer.lo, n);
+    for (int r = 0; r < n; ++r) h += static_cast<std::uint64_t>(d.outer.ext[r]) * (kRankHashFactor[static_cast<std::size_t>(r)] >> 7) * 31;
+    if (d.kind != Delta::Difference) return h;
+    h += shiftHash(d.hole.lo, n);
+    for (int r = 0; r < n; ++r) h += static_cast<std::uint64_t>(d.hole.ext[r]) * (kRankHashFactor[static_cast<std::size_t>(r)] >> 11) * 57;
+    return h;
+}
+
 } // namespace nestor::model

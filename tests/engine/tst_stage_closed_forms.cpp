@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <random>
@@ -520,26 +521,26 @@ private slots:
     // up to 0.7 s a stage, or past its memory budget. Only stages with kinds of child are compared.
     void unconstrainedLargeArrayRubyS()
     {
-        const Workload w = test::vggConv3_1();
-        const Architecture a = test::bufferAndPeArray(14, 12, 256);
-        const Mapspace s(w, a, MapspaceKind::RubyS);
-        std::mt19937_64 rng(77);
-        ModelOptions oracle;
-        oracle.exactWorkBudget = 20'000'000;  // (the walker, as the oracle, walks longer than a search lets it)
-        Tally tally;
-        int kept = 0;
-        for (int i = 0; i < 100000 && kept < 500; ++i) {
-            const MapspacePoint point = s.randomPoint(rng);
-            if (s.exceedsCapacity(point)) continue;
-            ++kept;
-            const Mapping m = s.toMapping(point);
-            compareStages(w, a, m, tally, oracle, [](const StageFrame& f) { return f.childRemainders; });
-        }
-        qInfo("%d mappings: %s", kept, tally.text().c_str());
+        const Tally tally = unconstrainedLargeArray(MapspaceKind::RubyS, 77, 500, [](const StageFrame& f) { return f.childRemainders; });
         QCOMPARE(tally.walkedOnly, 0);
         QVERIFY(tally.ofCounts("temporal-remainder", tally.manyKinds) >= 1000);  // (1045; the walker took them before)
         QVERIFY(tally.ofSharing("temporal-remainder", true) >= 800);  // (819)
         QVERIFY(tally.ofCounts("temporal-remainder", tally.withLinks) >= 5);
+    }
+
+    // Unconstrained Ruby and Ruby-T there: remainders on temporal loops below the children
+    // change their tiles in five or six dimensions (the temporal-remainder form's tables held
+    // three, then four; the walker took the rest).
+    void unconstrainedLargeArrayRubyAndRubyT()
+    {
+        auto manyShapes = [](const StageFrame& f) { return std::popcount(f.shapeDims) > 4; };
+        int taken = 0;
+        for (MapspaceKind kind : {MapspaceKind::Ruby, MapspaceKind::RubyT}) {
+            const Tally tally = unconstrainedLargeArray(kind, 78, 300, manyShapes);
+            QCOMPARE(tally.walkedOnly, 0);
+            taken += tally.of("temporal-remainder");
+        }
+        QVERIFY(taken >= 130);  // (94 and 41)
     }
 
     void smallGridsRuby()
@@ -602,6 +603,28 @@ private:
         const Mapspace s(w, p.architecture, kind, p.constraintsFor(w));
         std::mt19937_64 rng(seed);
         for (int i = 0; i < count; ++i) compareStages(w, p.architecture, s.toMapping(s.randomPoint(rng)), tally, {}, only);
+    }
+
+    // `count` random mappings whose tiles fit of the unconstrained mapspace `kind` of VGG-16 conv3_1
+    // on a 14x12 array, from `seed`, their stages that pass `only` compared.
+    static Tally unconstrainedLargeArray(MapspaceKind kind, std::uint64_t seed, int count, bool (*only)(const StageFrame&))
+    {
+        const Workload w = test::vggConv3_1();
+        const Architecture a = test::bufferAndPeArray(14, 12, 256);
+        const Mapspace s(w, a, kind);
+        std::mt19937_64 rng(seed);
+        ModelOptions oracle;
+        oracle.exactWorkBudget = 20'000'000;  // (the walker, as the oracle, walks longer than a search lets it)
+        Tally tally;
+        int kept = 0;
+        for (int i = 0; i < 100 * count && kept < count; ++i) {
+            const MapspacePoint point = s.randomPoint(rng);
+            if (s.exceedsCapacity(point)) continue;
+            ++kept;
+            compareStages(w, a, s.toMapping(point), tally, oracle, only);
+        }
+        qInfo("%s, %d mappings: %s", mapspaceKindName(kind).c_str(), kept, tally.text().c_str());
+        return tally;
     }
 
     // Random small convolutions on 2-D arrays, `rounds` of 25 random mappings of mapspace `kind`
