@@ -239,18 +239,20 @@ private:
         // Children that cannot be busy anywhere in this sub-run only drift with the base: keep
         // their tile memory out of the memo key (else every drift position is a new key).
         const std::uint64_t busyMask = possiblyBusyClasses(p, flags);
+        // (classes past the mask's 64 bits count as possibly busy)
+        auto mayBeBusy = [&](std::size_t c) { return c >= 64 || ((busyMask >> c) & 1u) != 0; };
         bool anyIdle = false;
-        for (std::size_t c = 0; c < st.size(); ++c) anyIdle = anyIdle || (!((busyMask >> c) & 1u) && st[c].hasPrev);
+        for (std::size_t c = 0; c < st.size(); ++c) anyIdle = anyIdle || (!mayBeBusy(c) && st[c].hasPrev);
         if (!anyIdle) return runMemoized(p, flags, st);
         State masked = st;
         for (std::size_t c = 0; c < masked.size(); ++c)
-            if (!((busyMask >> c) & 1u)) {
+            if (!mayBeBusy(c)) {
                 masked[c].hasPrev = false;
                 masked[c].hasTrans = false;
             }
         scratch = runMemoized(p, flags, masked);
         for (std::size_t c = 0; c < scratch.exit.size(); ++c)
-            if (!((busyMask >> c) & 1u)) {
+            if (!mayBeBusy(c)) {
                 scratch.exit[c].hasPrev = st[c].hasPrev;
                 scratch.exit[c].hasTrans = st[c].hasTrans;
                 scratch.exit[c].trans = st[c].trans;
@@ -306,7 +308,8 @@ private:
     }
 
     // Child classes that may be busy somewhere in the sub-run from loop p under `flags`
-    // (conservative: a residual context may end wherever a loop of its dimension lies below).
+    // (conservative: a residual context may end wherever a loop of its dimension lies below),
+    // a bit per class for the first 64 (the caller takes the others as possibly busy).
     std::uint64_t possiblyBusyClasses(int p, std::uint32_t flags) const
     {
         std::uint32_t canLeaveResidual = ~flags;
@@ -323,7 +326,7 @@ private:
                 if (cat == Cat::Between || cat == Cat::AtBound) possible = ((canLeaveResidual | clearedInside) & bit) != 0;
                 if (cat != Cat::Any && cat != Cat::AtRes && cat != Cat::AtBoth) clearedInside |= bit;
             }
-            if (possible || c >= 64) mask |= c < 64 ? (std::uint64_t{1} << c) : 0;
+            if (possible && c < 64) mask |= std::uint64_t{1} << c;
         }
         if (classes_.size() > 64) mask = ~std::uint64_t{0};
         return mask;
