@@ -373,6 +373,7 @@ public:
             captureTrace(x);
             now[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
         }
+        beginJoint();
         beginLinkDeltas();
         jointStates_.clear();
         jointStateIds_.clear();
@@ -408,11 +409,23 @@ public:
             Vec back{};
             for (int r = 0; r < nRanks; ++r) back[r] = -traces_[static_cast<std::size_t>(base)].carry[j][c][into][r];
             if (!((busyAfter >> base) & 1u)) overflow = true;  // (cannot be: child 0 works whenever the instance does)
+            const std::array<std::int8_t, kMaxSharingKinds>& alike = kindsAlikeAt(j, c, into, busyAfter, g);
             for (int x = 0; x < g; ++x) {
                 const auto ux = static_cast<std::size_t>(x);
                 next.v[2 * ux + 1] = 0;
-                now[ux] = Delta{};
-                if (!((busyAfter >> x) & 1u)) continue;  // idle: its reuse memory kept, no delta
+                if (!((busyAfter >> x) & 1u)) {  // idle: its reuse memory kept, no delta
+                    now[ux].kind = Delta::Empty;
+                    now[ux].size = 0;
+                    continue;
+                }
+                // (kinds that only idle apart mostly move alike: the delta of an earlier one)
+                const auto same = static_cast<std::size_t>(alike[ux]);
+                if (same != ux && js.v[2 * same] == js.v[2 * ux]) {
+                    now[ux] = now[same];
+                    next.v[2 * ux] = next.v[2 * same];
+                    next.v[2 * ux + 1] = next.v[2 * same + 1];
+                    continue;
+                }
                 const KindTrace& trace = traces_[ux];
                 const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
                 const auto [to, moved] = reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], tiles.cur.size(nRanks));
@@ -461,6 +474,31 @@ public:
                 for (std::size_t c = 0; c < sent.size(); ++c) sent[c] += times->v[t - from] * linkOutcomeSent_[t][c];
         }
         return true;
+    }
+
+    // Per kind busy after the carry of loop j in context c into a non-last (0) or the last (1)
+    // iteration, the first busy kind whose carry has the same tiles and move (itself if none):
+    // from the same reuse state the two get the same delta. Found once per carry and analysis.
+    const std::array<std::int8_t, kMaxSharingKinds>& kindsAlikeAt(int j, int c, int into, std::uint32_t busyAfter, int g)
+    {
+        KindsAlike& out = kindsAlike_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
+        if (out.stamp == jointRun_) return out.first;
+        out.stamp = jointRun_;
+        for (int x = 0; x < g; ++x) {
+            const auto ux = static_cast<std::size_t>(x);
+            out.first[ux] = static_cast<std::int8_t>(x);
+            if (!((busyAfter >> x) & 1u)) continue;
+            const KindTrace& t = traces_[ux];
+            for (int y = 0; y < x; ++y) {
+                const KindTrace& o = traces_[static_cast<std::size_t>(y)];
+                if (((busyAfter >> y) & 1u) && o.shapes[j][c][into] == t.shapes[j][c][into] && o.move[j][c][into] == t.move[j][c][into] &&
+                    o.diff[j][c][into] == t.diff[j][c][into] && o.carry[j][c][into] == t.carry[j][c][into]) {
+                    out.first[ux] = static_cast<std::int8_t>(y);
+                    break;
+                }
+            }
+        }
+        return out.first;
     }
 
     // The reuse rule on a carry of move class m (its new words `diff`) from reuse state s, into a
@@ -710,12 +748,14 @@ public:
         return std::get<ReachableStatesOf<Cost>>(reachables_);
     }
 
-    // A new joint analysis: the joint carries described for the last one are forgotten.
+    // A new joint analysis: the joint carries (and kinds alike) described for the last one are forgotten.
     void beginJoint()
     {
         if (++jointRun_ == 0) {  // stamps wrapped: forget every carry
             for (auto& perContext : jointCarries_)
                 for (auto& both : perContext) both.fill(JointCarry{});
+            for (auto& perContext : kindsAlike_)
+                for (auto& both : perContext) both.fill(KindsAlike{});
             jointRun_ = 1;
         }
         reachableStates<std::int64_t>().begin();
@@ -755,6 +795,10 @@ public:
     // position `inner`): the kinds busy there move from their last busy step, each distinct delta
     // sent once (possible as jointPossible says). Described once per analysis (jointStep applies
     // it to a state).
+    struct KindsAlike {
+        std::uint32_t stamp = 0;
+        std::array<std::int8_t, kMaxSharingKinds> first;
+    };
     struct JointCarry {
         std::uint32_t stamp = 0;
         bool possible = false;
@@ -966,6 +1010,7 @@ private:
         std::array<std::array<std::array<CarryShapes, 2>, kMaxContexts>, kMaxLoops> shapes;
         std::array<KindTrace, kMaxSharingKinds> traces;
         std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries;
+        std::array<std::array<std::array<KindsAlike, 2>, kMaxContexts>, kMaxLoops> kindsAlike;
     };
     ZeroedTable<Tables> tables_{1};
     // Per position and context its sweep: built in info_ where the loop changes it, else the
@@ -979,6 +1024,7 @@ private:
     decltype(Tables::shapes)& shapes_ = tables_->shapes;  // previous tile's shape | current's << kMaxShapeDims
     decltype(Tables::traces)& traces_ = tables_->traces;
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
+    decltype(Tables::kindsAlike)& kindsAlike_ = tables_->kindsAlike;        // likewise
     std::uint32_t jointRun_ = 0;
     std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
     std::tuple<ReachableStates, ReachableStatesOf<LinkFigures>, ReachableStatesOf<SweepSums>> reachables_;
