@@ -40,14 +40,14 @@ constexpr int kMaxJointStates = ReachableStates::kMaxStates;
 static_assert(kMaxTranslations + 1 <= ReachableStates::kMaxStates);
 // Per kind of child, its reuse state: the joint state of kinds sharing an offset.
 using JointReuse = std::array<std::int16_t, kMaxSharingKinds>;
-struct JointReuseHash {
-    std::size_t operator()(const JointReuse& r) const
-    {
-        std::uint64_t h = 0x9e3779b97f4a7c15ull;
-        for (const std::int16_t v : r) h = (h ^ static_cast<std::uint16_t>(v)) * 0xff51afd7ed558ccdull;
-        return static_cast<std::size_t>(h ^ (h >> 29));
-    }
-};
+// A hash of the first n entries of a joint state.
+template <std::size_t N>
+std::uint64_t hashOfFirst(const std::array<std::int16_t, N>& v, int n)
+{
+    std::uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < n; ++i) h = (h ^ static_cast<std::uint16_t>(v[static_cast<std::size_t>(i)])) * 0xff51afd7ed558ccdull;
+    return h;
+}
 
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
 // what follows from the loops alone. Positions are relative to the sweep's first step.
@@ -378,8 +378,7 @@ public:
         jointStates_.clear();
         jointStateIds_.clear();
         auto stateId = [&](const JointState& js) {
-            std::uint64_t h = 0x9e3779b97f4a7c15ull;
-            for (int i = 0; i < 2 * g; ++i) h = (h ^ static_cast<std::uint16_t>(js.v[static_cast<std::size_t>(i)])) * 0xff51afd7ed558ccdull;
+            const std::uint64_t h = hashOfFirst(js.v, 2 * g);
             const int known = jointStateIds_.find(h, [&](int id) { return jointStates_[static_cast<std::size_t>(id)] == js; });
             if (known >= 0) return known;
             if (static_cast<int>(jointStates_.size()) == ReachableStates::kMaxStates) return -1;
@@ -920,10 +919,13 @@ public:
             for (int x = g - 1; x >= 0; --x) id = id * radix_ + r[static_cast<std::size_t>(x)];
             return id;
         }
-        if (const auto at = reuseIds_.find(r); at != reuseIds_.end()) return at->second;
+        const std::uint64_t h = hashOfFirst(r, g);
+        const int known = reuseIds_.find(h, [&](int id) { return reuseStates_[static_cast<std::size_t>(id)] == r; });
+        if (known >= 0) return known;
         if (static_cast<int>(reuseStates_.size()) == kMaxJointStates) return -1;
         reuseStates_.push_back(r);
-        return reuseIds_.emplace(r, static_cast<int>(reuseStates_.size()) - 1).first->second;
+        reuseIds_.add(h);
+        return static_cast<int>(reuseStates_.size()) - 1;
     }
 
     // Whether loop p's carries in context c are those of context c | bit, registered just before
@@ -1068,8 +1070,7 @@ private:
             anyBefore = anyBefore || js.v[2 * ux + 1] != 0;
         }
         if (anyBefore) key.back = back;  // (without previous deltas the move changes nothing)
-        std::uint64_t hash = 0x9e3779b97f4a7c15ull;
-        for (int i = 0; i < 2 * g; ++i) hash = (hash ^ static_cast<std::uint16_t>(key.deltas.v[static_cast<std::size_t>(i)])) * 0xff51afd7ed558ccdull;
+        std::uint64_t hash = hashOfFirst(key.deltas.v, 2 * g);
         for (int r = 0; r < f_->nRanks; ++r) hash = (hash ^ static_cast<std::uint64_t>(key.back[r])) * 0xff51afd7ed558ccdull;
         // (hashed: a joint sweep with many states may count thousands of steps)
         int& latest = countedByHash_.try_emplace(hash, -1).first->second;
@@ -1100,7 +1101,7 @@ private:
     // numbered as met (beginJointReuse): then the states met and their numbers.
     int radix_ = 0;
     std::vector<JointReuse> reuseStates_;
-    std::unordered_map<JointReuse, int, JointReuseHash> reuseIds_;
+    HashedIds reuseIds_;
     std::unordered_map<std::uint64_t, StepOutcome> outcomes_;
     std::vector<CountedStep> countedSteps_;
     std::unordered_map<std::uint64_t, int> countedByHash_;  // the latest step counted per hash of its key
