@@ -11,6 +11,7 @@
 #include "model/ZeroedTable.h"
 
 #include <algorithm>
+#include <bitset>
 #include <limits>
 #include <memory>
 #include <unordered_map>
@@ -32,10 +33,11 @@ constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children a
 // Distinct translations (at most two per loop and context: into a non-last or the last iteration).
 constexpr int kMaxTranslations = 160;
 // Kinds of child that behave differently at one offset or where links form (remainders on
-// several fanout loops of an unconstrained 14x12 array make 5-32), and their joint reuse states,
+// several fanout loops of an unconstrained 14x12 array make 5-48), and their joint reuse states,
 // numbered as met (two kinds of 25-30 reuse states each, as Ruby's Inputs on a fanout of M and Q
 // reach, walk for 50 ms; kinds that idle apart reach few of their combinations).
-constexpr int kMaxSharingKinds = 32;  // (bit masks of kinds are 32 bits wide)
+constexpr int kMaxSharingKinds = 64;
+using KindMask = std::uint64_t;  // a bit per kind
 constexpr int kMaxJointStates = ReachableStates::kMaxStates;
 static_assert(kMaxTranslations + 1 <= ReachableStates::kMaxStates);
 // Per kind of child, its reuse state: the joint state of kinds sharing an offset.
@@ -365,13 +367,16 @@ public:
         const int top = static_cast<int>(fixed_[0]);
         const int base = slotOf[0];
         tt_.clear();
-        std::array<Delta, kMaxSharingKinds> now{}, before{};
+        // (members, not made afresh: kMaxSharingKinds deltas each; the first g are set here)
+        std::array<Delta, kMaxSharingKinds>& now = jointNow_;
+        std::array<Delta, kMaxSharingKinds>& before = jointBefore_;
         for (int x = 0; x < g; ++x) {
             if (sweepLoops(instanceCats, *kindCats[static_cast<std::size_t>(x)]) != StageDecline::None) return false;
             const Sweep& whole = sweepAt(0, top);
             if (whole.busy && !whole.startsBusy) return false;
             captureTrace(x);
             now[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
+            before[static_cast<std::size_t>(x)] = Delta{};
         }
         beginJoint();
         beginLinkDeltas();
@@ -398,7 +403,7 @@ public:
         countedByHash_.clear();
         linkOutcomeSent_.clear();
         bool overflow = false;
-        auto outcomeOf = [&](int j, int c, int into, std::uint32_t busyAfter, int state) -> const StepOutcome& {
+        auto outcomeOf = [&](int j, int c, int into, KindMask busyAfter, int state) -> const StepOutcome& {
             const std::uint64_t key = ((static_cast<std::uint64_t>(j) * kMaxContexts + static_cast<std::uint64_t>(c)) * 2 +
                                        static_cast<std::uint64_t>(into)) * ReachableStates::kMaxStates + static_cast<std::uint64_t>(state);
             if (const auto hit = outcomes_.find(key); hit != outcomes_.end()) return hit->second;
@@ -444,7 +449,7 @@ public:
         // each outcome that uses links occurs, eight outcomes a sweep.
         auto sum = [&](auto&& figure) -> std::optional<decltype(figure(StepOutcome{}))> {
             using Cost = decltype(figure(StepOutcome{}));
-            auto step = [&](int j, int c, int into, int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter,
+            auto step = [&](int j, int c, int into, int entry, int inner, KindMask busyBefore, KindMask busyAfter,
                             int state) -> StateStepOf<Cost> {
                 if (!jointPossible(entry, inner, busyBefore, busyAfter, g)) return {-1, Cost{}};
                 const StepOutcome& o = outcomeOf(j, c, into, busyAfter, state);
@@ -478,7 +483,7 @@ public:
     // Per kind busy after the carry of loop j in context c into a non-last (0) or the last (1)
     // iteration, the first busy kind whose carry has the same tiles and move (itself if none):
     // from the same reuse state the two get the same delta. Found once per carry and analysis.
-    const std::array<std::int8_t, kMaxSharingKinds>& kindsAlikeAt(int j, int c, int into, std::uint32_t busyAfter, int g)
+    const std::array<std::int8_t, kMaxSharingKinds>& kindsAlikeAt(int j, int c, int into, KindMask busyAfter, int g)
     {
         KindsAlike& out = kindsAlike_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
         if (out.stamp == jointRun_) return out.first;
@@ -662,7 +667,7 @@ public:
     {
         const int top = static_cast<int>(fixed_[0]);
         tt_.clear();
-        std::array<Box, kMaxSharingKinds> firstTiles{};
+        std::array<Box, kMaxSharingKinds>& firstTiles = firstTiles_;  // (the first g set below)
         for (int x = 0; x < g; ++x) {
             if (sweepLoops(instanceCats, *childCats[x]) != StageDecline::None) return std::nullopt;
             if (!sweepAt(0, top).startsBusy) return std::nullopt;
@@ -672,7 +677,7 @@ public:
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         beginJoint();
         beginJointReuse(g);
-        auto shareStep = [&](int j, int c, int into, int entry, int inner, std::uint32_t before, std::uint32_t after, int x) -> StateStep {
+        auto shareStep = [&](int j, int c, int into, int entry, int inner, KindMask before, KindMask after, int x) -> StateStep {
             const JointCarry& carry = jointCarry(j, c, into, entry, inner, before, after, g);
             if (!carry.possible) return {-1, 0};
             JointReuse next;
@@ -710,11 +715,11 @@ public:
         } else {
             const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
             const std::int64_t trips = tripsOf(l, bit, c);
-            std::uint32_t busy0 = 0, busy1 = 0;  // per kind: busy in a non-last iteration, in the last
+            KindMask busy0 = 0, busy1 = 0;  // per kind: busy in a non-last iteration, in the last
             for (int x = 0; x < g; ++x) {
                 const auto& b = traces_[static_cast<std::size_t>(x)].busy[p + 1];
-                if (b[c0] & 1) busy0 |= 1u << x;
-                if (b[c1] & 1) busy1 |= 1u << x;
+                if (b[c0] & 1) busy0 |= KindMask{1} << x;
+                if (b[c1] & 1) busy1 |= KindMask{1} << x;
             }
             if (trips == 1 || busy0 == 0) {  // only the last iteration can work
                 result = followJoint<Cost>(p + 1, c1, s, instanceCats, g, step);
@@ -801,7 +806,7 @@ public:
     struct JointCarry {
         std::uint32_t stamp = 0;
         bool possible = false;
-        std::uint32_t busyAfter = 0;
+        KindMask busyAfter = 0;
         // Per kind busy after the carry: the ids of its two possible deltas (its whole tile and
         // the new words of its move), equal ids for equal deltas, and its whole tile's words.
         std::array<int, kMaxSharingKinds> wholeId{}, newWordsId{};
@@ -809,14 +814,14 @@ public:
     };
     // Whether the kinds can join at a carry into context `entry` at position `inner`: none busy
     // after it was idle before it or idles in its first step.
-    bool jointPossible(int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter, int g) const
+    bool jointPossible(int entry, int inner, KindMask busyBefore, KindMask busyAfter, int g) const
     {
         for (int x = 0; x < g; ++x)
             if ((busyAfter >> x) & 1u)
                 if (!((busyBefore >> x) & 1u) || !(traces_[static_cast<std::size_t>(x)].busy[inner][entry] & 2)) return false;
         return true;
     }
-    const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, std::uint32_t busyBefore, std::uint32_t busyAfter, int g)
+    const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, KindMask busyBefore, KindMask busyAfter, int g)
     {
         JointCarry& out = jointCarries_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
         if (out.stamp == jointRun_) return out;
@@ -869,7 +874,7 @@ public:
     std::int64_t jointStep(const JointCarry& carry, int j, int c, int into, const JointReuse& from, JointReuse& next, int g,
                            bool legacy) const
     {
-        std::uint64_t sent = 0;   // the ids of the distinct deltas of this step
+        std::bitset<2 * kMaxSharingKinds> sent;  // the ids of the distinct deltas of this step
         std::int64_t cost = 0;
         next = from;
         for (int x = 0; x < g; ++x) {
@@ -881,8 +886,8 @@ public:
                 sx = to;
                 // (new words as many as the whole tile: no overlap, the whole tile as delta)
                 const int id = (moved == whole ? carry.wholeId : carry.newWordsId)[static_cast<std::size_t>(x)];
-                if (moved > 0 && !((sent >> id) & 1u)) {
-                    sent |= std::uint64_t{1} << id;
+                if (moved > 0 && !sent.test(static_cast<std::size_t>(id))) {
+                    sent.set(static_cast<std::size_t>(id));
                     cost += moved;
                 }
             }
@@ -1029,6 +1034,8 @@ private:
     decltype(Tables::kindsAlike)& kindsAlike_ = tables_->kindsAlike;        // likewise
     std::uint32_t jointRun_ = 0;
     std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
+    std::array<Delta, kMaxSharingKinds> jointNow_, jointBefore_;  // jointLinks' deltas of a step and of the one before
+    std::array<Box, kMaxSharingKinds> firstTiles_;                // sharedOffsetWords' first tiles
     std::tuple<ReachableStates, ReachableStatesOf<LinkFigures>, ReachableStatesOf<SweepSums>> reachables_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none).
     std::vector<Delta> linkDeltas_;
@@ -1209,8 +1216,9 @@ bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysi
     placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
     groups.assign(children.size(), 0);
     sharings.clear();
+    Sharing here;  // the kinds standing for those at the offset at hand, ascending (made once: they are many)
     for (std::size_t a = 0, b = 0; a < placed.size(); a = b) {
-        Sharing here;  // the kinds standing for those at this offset, ascending
+        here.g = 0;
         for (b = a; b < placed.size() && placed[b].first == placed[a].first; ++b) {
             const std::size_t c = static_cast<std::size_t>(placed[b].second);
             if (behaviours[c].busy == 0) continue;  // never busy
@@ -1297,7 +1305,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<std::pair<Key, ChildFigures>> known;
     known.clear();
     // The joint words of a sharing (Key::child: its index) and the subset of its kinds busy.
-    thread_local std::vector<std::pair<std::pair<Key, std::uint32_t>, std::int64_t>> knownShared;
+    thread_local std::vector<std::pair<std::pair<Key, KindMask>, std::int64_t>> knownShared;
     knownShared.clear();
     // The distinct words of a kind of child (its index) under an instance of a number of effects.
     thread_local std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::int64_t>> knownDistinct;
@@ -1385,12 +1393,12 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         for (std::size_t i = 0; i < sharings.size() && !jointKinds; ++i) {
             const Sharing& sh = sharings[i];
             std::array<const std::vector<Cat>*, kMaxSharingKinds> busyKinds{};
-            std::uint32_t subset = 0;
+            KindMask subset = 0;
             int g = 0, only = 0;
             for (int x = 0; x < sh.g; ++x) {
                 const int c = sh.kinds[static_cast<std::size_t>(x)];
                 if (figs[static_cast<std::size_t>(c)].active == 0) continue;  // idle throughout for this instance
-                subset |= 1u << x;
+                subset |= KindMask{1} << x;
                 only = c;
                 busyKinds[static_cast<std::size_t>(g++)] = &children[static_cast<std::size_t>(c)].cats;
             }

@@ -31,7 +31,7 @@
 // reuse state and its delta in the previous step). MAC operands are one-word tiles read in every
 // busy step: the same sweeps with that reuse rule.
 // Declines: more than 6 context dimensions or 6 shape dimensions, more translations than its
-// table holds, more than 32 kinds behaving differently at one offset or where links can form (or
+// table holds, more than 64 kinds behaving differently at one offset or where links can form (or
 // more joint states than its table holds), kinds that join only across an idle iteration, and
 // links under the legacy zero-translation rule (but for MAC operands, which it does not touch).
 #include "model/StageDecline.h"

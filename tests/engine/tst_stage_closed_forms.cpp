@@ -89,6 +89,7 @@ struct Tally {
     std::vector<int> shapesShare = std::vector<int>(closedStageForms().size(), 0);
     // Per form: stages it takes whose children are of more than four kinds (by categories).
     std::vector<int> manyKinds = std::vector<int>(closedStageForms().size(), 0);
+    int mostKinds = 0;  // the most kinds of child (by categories) of a stage some form took
     // Per form: stages it takes where the walker counts link transfers.
     std::vector<int> withLinks = std::vector<int>(closedStageForms().size(), 0);
 
@@ -126,7 +127,7 @@ struct Tally {
                  std::to_string(shapesShare[i]) + ", with fanout remainders " + std::to_string(kindsAndShape[i]);
         t += "), of more than four kinds of child (";
         for (std::size_t i = 0; i < forms.size(); ++i) t += std::string(i ? ", " : "") + forms[i].name + " " + std::to_string(manyKinds[i]);
-        t += "), with link transfers (";
+        t += "; at most " + std::to_string(mostKinds) + "), with link transfers (";
         for (std::size_t i = 0; i < forms.size(); ++i) t += std::string(i ? ", " : "") + forms[i].name + " " + std::to_string(withLinks[i]);
         return t + ")";
     }
@@ -221,6 +222,7 @@ void compareStages(const Workload& w, const Architecture& a, const Mapping& m, T
                 tally.idlersShare[i] += sharing.idlers ? 1 : 0;
                 tally.shapesShare[i] += sharing.shapes ? 1 : 0;
                 tally.manyKinds[i] += sharing.categories > 4 ? 1 : 0;
+                tally.mostKinds = std::max(tally.mostKinds, sharing.categories);
                 tally.shapeOnFanout[i] += frame.shapeOnFanout ? 1 : 0;
                 tally.kindsAndShape[i] += frame.childRemainders && frame.shapeDims != 0 ? 1 : 0;
                 tally.withLinks[i] += walked.linkTransfers > 0 ? 1 : 0;
@@ -543,6 +545,19 @@ private slots:
         QVERIFY(taken >= 130);  // (94 and 41)
     }
 
+    // Unconstrained Ruby there: children of 33-64 kinds (by behaviour; more by categories) that
+    // idle apart where links form. The joint counts took 32 kinds, and the walker the rest, past
+    // its budget at times: with 32, five of these stages walk (the walker, as oracle, gives up on
+    // 47 others within the search's budget of steps).
+    void unconstrainedLargeArrayRubyKindsAndLinks()
+    {
+        const Tally tally = unconstrainedLargeArray(
+            MapspaceKind::Ruby, 79, 3000,
+            [](const StageFrame& f) { return f.childRemainders && f.linkCandidate && offsetSharing(f).categories > 64; }, 5'000'000);
+        QVERIFY(tally.stages >= 160);  // (170 compared)
+        QVERIFY(tally.walkedOnly <= 3);  // (3: more than 64 kinds, or joint states past the tables)
+    }
+
     void smallGridsRuby()
     {
         const Tally tally = smallGrids(MapspaceKind::Ruby, 92, 120);
@@ -607,14 +622,15 @@ private:
 
     // `count` random mappings whose tiles fit of the unconstrained mapspace `kind` of VGG-16 conv3_1
     // on a 14x12 array, from `seed`, their stages that pass `only` compared.
-    static Tally unconstrainedLargeArray(MapspaceKind kind, std::uint64_t seed, int count, bool (*only)(const StageFrame&))
+    static Tally unconstrainedLargeArray(MapspaceKind kind, std::uint64_t seed, int count, bool (*only)(const StageFrame&),
+                                         std::uint64_t walkSteps = 20'000'000)
     {
         const Workload w = test::vggConv3_1();
         const Architecture a = test::bufferAndPeArray(14, 12, 256);
         const Mapspace s(w, a, kind);
         std::mt19937_64 rng(seed);
         ModelOptions oracle;
-        oracle.exactWorkBudget = 20'000'000;  // (the walker, as the oracle, walks longer than a search lets it)
+        oracle.exactWorkBudget = walkSteps;  // (the walker, as the oracle, may walk longer than a search lets it)
         Tally tally;
         int kept = 0;
         for (int i = 0; i < 100 * count && kept < count; ++i) {
