@@ -400,7 +400,7 @@ public:
         const int start = stateId(first);
         outcomes_.clear();
         countedSteps_.clear();
-        countedByHash_.clear();
+        countedStepIds_.clear();
         linkOutcomeSent_.clear();
         bool overflow = false;
         auto outcomeOf = [&](int j, int c, int into, KindMask busyAfter, int state) -> const StepOutcome& {
@@ -481,8 +481,9 @@ public:
     }
 
     // Per kind busy after the carry of loop j in context c into a non-last (0) or the last (1)
-    // iteration, the first busy kind whose carry has the same tiles and move (itself if none):
-    // from the same reuse state the two get the same delta. Found once per carry and analysis.
+    // iteration, the first busy kind whose carry has the same tiles (itself if none): its move
+    // and new words follow from them, so from the same reuse state the two get the same delta.
+    // Found once per carry and analysis.
     const std::array<std::int8_t, kMaxSharingKinds>& kindsAlikeAt(int j, int c, int into, KindMask busyAfter, int g)
     {
         KindsAlike& out = kindsAlike_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
@@ -495,8 +496,7 @@ public:
             const KindTrace& t = traces_[ux];
             for (int y = 0; y < x; ++y) {
                 const KindTrace& o = traces_[static_cast<std::size_t>(y)];
-                if (((busyAfter >> y) & 1u) && o.shapes[j][c][into] == t.shapes[j][c][into] && o.move[j][c][into] == t.move[j][c][into] &&
-                    o.diff[j][c][into] == t.diff[j][c][into] && o.carry[j][c][into] == t.carry[j][c][into]) {
+                if (((busyAfter >> y) & 1u) && o.shapes[j][c][into] == t.shapes[j][c][into] && o.carry[j][c][into] == t.carry[j][c][into]) {
                     out.first[ux] = static_cast<std::int8_t>(y);
                     break;
                 }
@@ -844,13 +844,7 @@ public:
             const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
             // A kind whose carry has the same tiles as an earlier one's (kinds that only idle
             // apart, the usual case) has the same deltas: no need to build them again.
-            int same = 0;
-            for (; same < x; ++same) {
-                const KindTrace& other = traces_[static_cast<std::size_t>(same)];
-                if (((busyAfter >> same) & 1u) && other.shapes[j][c][into] == trace.shapes[j][c][into] &&
-                    other.carry[j][c][into] == trace.carry[j][c][into])
-                    break;
-            }
+            const int same = kindsAlikeAt(j, c, into, busyAfter, g)[static_cast<std::size_t>(x)];
             if (same < x) {
                 const auto ux = static_cast<std::size_t>(x), us = static_cast<std::size_t>(same);
                 out.wholeWords[ux] = out.wholeWords[us];
@@ -1062,7 +1056,6 @@ private:
         Vec back{};
         MeshLinks::StepFigures figures;
         int linkOutcome = -1;  // where links serve: its index in linkOutcomeSent_
-        int nextSameHash = -1;  // the previous step counted whose key hashes alike (countedByHash_)
     };
     const CountedStep& countedStep(const JointState& js, const JointState& next, const Vec& back, int g, const MeshLinks& mesh,
                                    const std::vector<int>& slotOf, std::array<Delta, kMaxSharingKinds>& now,
@@ -1080,13 +1073,12 @@ private:
         std::uint64_t hash = hashOfFirst(key.deltas.v, 2 * g);
         for (int r = 0; r < f_->nRanks; ++r) hash = (hash ^ static_cast<std::uint64_t>(key.back[r])) * 0xff51afd7ed558ccdull;
         // (hashed: a joint sweep with many states may count thousands of steps)
-        int& latest = countedByHash_.try_emplace(hash, -1).first->second;
-        for (int i = latest; i >= 0; i = countedSteps_[static_cast<std::size_t>(i)].nextSameHash) {
-            const CountedStep& known = countedSteps_[static_cast<std::size_t>(i)];
-            if (known.deltas == key.deltas && known.back == key.back) return known;
-        }
-        key.nextSameHash = latest;
-        latest = static_cast<int>(countedSteps_.size());
+        const int known = countedStepIds_.find(hash, [&](int id) {
+            const CountedStep& k = countedSteps_[static_cast<std::size_t>(id)];
+            return k.deltas == key.deltas && k.back == key.back;
+        });
+        if (known >= 0) return countedSteps_[static_cast<std::size_t>(known)];
+        countedStepIds_.add(hash);
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
             const int had = js.v[2 * ux + 1];
@@ -1111,7 +1103,7 @@ private:
     HashedIds reuseIds_;
     std::unordered_map<std::uint64_t, StepOutcome> outcomes_;
     std::vector<CountedStep> countedSteps_;
-    std::unordered_map<std::uint64_t, int> countedByHash_;  // the latest step counted per hash of its key
+    HashedIds countedStepIds_;  // countedSteps_ by the hash of their keys
     std::vector<std::vector<std::int64_t>> linkOutcomeSent_;
     std::vector<std::int64_t> stepSent_;  // countStep's scratch
 
