@@ -30,8 +30,11 @@ constexpr int kMaxShapes = 1 << kMaxShapeDims;
 // A carry's two tile shapes, packed: the previous one's in the low kMaxShapeDims bits.
 using CarryShapes = std::uint16_t;
 constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children and their fanout (as the frame allows), and the leaf
-// Distinct translations (at most two per loop and context: into a non-last or the last iteration).
-constexpr int kMaxTranslations = 160;
+// Distinct translations (per kind at most two per loop and context: into a non-last or the last
+// iteration), as many as the sweeps' memo has reuse states (one per translation, and none
+// remembered). Kinds of child counted jointly share the table: with room for 160, two kinds of
+// an unconstrained Ruby stage on 14x12 filled it, and the walker took the stage.
+constexpr int kMaxTranslations = ReachableStates::kMaxStates - 1;
 // Kinds of child that behave differently at one offset or where links form (remainders on
 // several fanout loops of an unconstrained 14x12 array make 5-48), and their joint reuse states,
 // numbered as met (two kinds of 25-30 reuse states each, as Ruby's Inputs on a fanout of M and Q
