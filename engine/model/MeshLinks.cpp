@@ -5,6 +5,32 @@
 
 namespace nestor::model {
 
+namespace {
+
+// Yes/no answers found at most once per count, forgotten by the next count's begin() without
+// clearing them (clearing a table of kinds x kinds x differences per step showed in the profile).
+class KnownFlags {
+public:
+    void begin(std::size_t n)
+    {
+        if (entries_.size() < n) entries_.resize(n, 0);
+        if (++run_ == kRuns) {  // runs wrapped: forget every answer
+            std::fill(entries_.begin(), entries_.end(), 0);
+            run_ = 1;
+        }
+    }
+    bool known(std::size_t i) const { return entries_[i] >> 1 == run_; }
+    bool value(std::size_t i) const { return (entries_[i] & 1u) != 0; }
+    void set(std::size_t i, bool v) { entries_[i] = run_ << 1 | (v ? 1u : 0u); }
+
+private:
+    static constexpr std::uint32_t kRuns = 1u << 31;
+    std::vector<std::uint32_t> entries_;  // run << 1 | answer
+    std::uint32_t run_ = 0;
+};
+
+} // namespace
+
 // Timeloop's order of neighbours: above, below, left, right (-1 off the mesh).
 std::array<std::int64_t, 4> MeshLinks::neighbours(std::size_t c) const
 {
@@ -12,6 +38,21 @@ std::array<std::int64_t, 4> MeshLinks::neighbours(std::size_t c) const
         return (x < 0 || y < 0 || x >= fanX_ || y >= fanY_) ? -1 : y * fanX_ + x;
     };
     return {childAt(xs_[c], ys_[c] - 1), childAt(xs_[c], ys_[c] + 1), childAt(xs_[c] - 1, ys_[c]), childAt(xs_[c] + 1, ys_[c])};
+}
+
+void MeshLinks::build(const StageFrame& f, Moves which, const std::vector<int>& kindOf)
+{
+    offs_.resize(static_cast<std::size_t>(f.children));
+    xs_.resize(offs_.size());
+    ys_.resize(offs_.size());
+    f.forEachChild([&](std::int64_t c, const Vec& off, std::int64_t x, std::int64_t y, const auto&) {
+        const auto i = static_cast<std::size_t>(c);
+        offs_[i] = off;
+        xs_[i] = x;
+        ys_[i] = y;
+    });
+    childKindOf = kindOf;
+    buildGeometry(f, which);
 }
 
 void MeshLinks::buildGeometry(const StageFrame& f, Moves which)
@@ -98,7 +139,7 @@ void MeshLinks::buildLinkGeometry()
 // Children of one kind at one offset have one delta, of one kind at different offsets different
 // ones; only children of different kinds with equal hashes are compared word set by word set.
 void MeshLinks::countDistinct(const std::vector<std::pair<std::uint64_t, int>>& keyed, const std::vector<int>& slotOf,
-                              const Delta* now, const std::vector<int>* skip, std::int64_t& accesses, std::int64_t& weighted) const
+                              const Delta* const* now, const std::vector<int>* skip, std::int64_t& accesses, std::int64_t& weighted) const
 {
     accesses = weighted = 0;
     thread_local std::vector<int> distinct;  // of the children with the hash at hand, one per distinct delta
@@ -109,14 +150,14 @@ void MeshLinks::countDistinct(const std::vector<std::pair<std::uint64_t, int>>& 
         for (; i < end; ++i) {
             const auto c = static_cast<std::size_t>(keyed[i].second);
             if (skip && (*skip)[c] >= 0) continue;
-            const Delta& mine = now[slotOf[c]];
+            const Delta& mine = *now[slotOf[c]];
             weighted += mine.size;
             const bool seen = std::any_of(distinct.begin(), distinct.end(), [&](int other) {
                 const auto o = static_cast<std::size_t>(other);
                 if (slotOf[o] == slotOf[c]) return offs_[o] == offs_[c];
                 Vec d{};
                 for (int r = 0; r < nRanks_; ++r) d[r] = offs_[c][r] - offs_[o][r];
-                return mine.shiftedBy(d, nRanks_) == now[slotOf[o]];
+                return mine.equalsShiftedBy(d, *now[slotOf[o]], nRanks_);
             });
             if (seen) continue;
             distinct.push_back(static_cast<int>(c));
@@ -125,8 +166,8 @@ void MeshLinks::countDistinct(const std::vector<std::pair<std::uint64_t, int>>& 
     }
 }
 
-MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, const Delta* now, const Delta* before,
-                                            std::vector<std::int64_t>& sent) const
+MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, const Delta* const* now, const Delta* const* before,
+                                            const Vec& back, std::vector<std::int64_t>& sent) const
 {
     StepFigures out;
     const std::size_t n = offs_.size();
@@ -138,7 +179,7 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
     slotHash.resize(static_cast<std::size_t>(slots));
     slotScale.resize(static_cast<std::size_t>(slots));
     for (int x = 0; x < slots; ++x) {
-        const Delta& d = now[x];
+        const Delta& d = *now[x];
         slotHash[static_cast<std::size_t>(x)] = hashOf(d, nRanks_);
         slotScale[static_cast<std::size_t>(x)] = shiftScale(d);
     }
@@ -146,7 +187,7 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
     keyed.clear();
     for (std::size_t c = 0; c < n; ++c) {
         const auto x = static_cast<std::size_t>(slotOf[c]);
-        if (now[x].size > 0) keyed.push_back({slotHash[x] + offsetHash_[c] * slotScale[x], static_cast<int>(c)});
+        if (now[x]->size > 0) keyed.push_back({slotHash[x] + offsetHash_[c] * slotScale[x], static_cast<int>(c)});
     }
     std::sort(keyed.begin(), keyed.end());
     std::int64_t accessesWithout = 0, weightedWithout = 0;
@@ -157,9 +198,9 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
     // A child takes its delta from the first neighbour (Timeloop's order) that had it in the
     // previous step: whether a neighbour of kind y at offset difference i had the delta of a
     // child of kind x depends on (x, y, i) alone, found once per step.
-    thread_local std::vector<std::int8_t> hadIt;  // per (x, y, i): -1 not yet known
     const std::size_t nd = differences_.size();
-    hadIt.assign(static_cast<std::size_t>(slots) * static_cast<std::size_t>(slots) * nd, -1);
+    thread_local KnownFlags hadIt;  // per (x, y, i)
+    hadIt.begin(static_cast<std::size_t>(slots) * static_cast<std::size_t>(slots) * nd);
     thread_local std::vector<int> sender;
     sender.assign(n, -1);
     sent.assign(n, 0);
@@ -167,18 +208,22 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
     std::int64_t linkWords = 0;
     for (std::size_t c = 0; c < n; ++c) {
         const auto x = static_cast<std::size_t>(slotOf[c]);
-        const Delta& mine = now[x];
+        const Delta& mine = *now[x];
         if (mine.size == 0) continue;
         for (std::size_t k = 0; k < 4; ++k) {
             const std::int64_t nb = neighbourOf_[c][k];
             if (nb < 0) continue;
             const auto y = static_cast<std::size_t>(slotOf[static_cast<std::size_t>(nb)]);
-            const Delta& had = before[y];
+            const Delta& had = *before[y];
             if (had.size != mine.size) continue;
             const auto i = static_cast<std::size_t>(neighbourMove_[c][k]);
-            std::int8_t& known = hadIt[(x * static_cast<std::size_t>(slots) + y) * nd + i];
-            if (known < 0) known = had.shiftedBy(differences_[i], nRanks_) == mine ? 1 : 0;
-            if (known) {
+            const std::size_t at = (x * static_cast<std::size_t>(slots) + y) * nd + i;
+            if (!hadIt.known(at)) {
+                Vec shift = back;  // from the previous step's base to the neighbour's delta here
+                for (int r = 0; r < nRanks_; ++r) shift[r] += differences_[i][r];
+                hadIt.set(at, had.equalsShiftedBy(shift, mine, nRanks_));
+            }
+            if (hadIt.value(at)) {
                 sender[c] = static_cast<int>(nb);
                 linkWords += mine.size;
                 any = true;
@@ -195,7 +240,7 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
     out.linkWords = linkWords;
     out.linked = true;
     for (std::size_t c = 0; c < n; ++c)
-        if (sender[c] >= 0) sent[static_cast<std::size_t>(sender[c])] += now[slotOf[c]].size;
+        if (sender[c] >= 0) sent[static_cast<std::size_t>(sender[c])] += now[slotOf[c]]->size;
     return out;
 }
 

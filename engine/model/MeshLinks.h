@@ -26,10 +26,9 @@ struct MeshLinks {
     // Per child: the index of its kind (its categories in the fanout loops) in the form's list.
     std::vector<int> childKindOf;
 
-    // Fills the geometry for the children of one instance of f's stage; `kindOf(cats)` gives the
-    // index of the kind of child with fanout categories `cats`.
-    template <class KindOf>
-    void build(const StageFrame& f, Moves which, KindOf&& kindOf);
+    // Fills the geometry for the children of one instance of f's stage, whose kinds are
+    // `kindOf` (per child, as ChildPlacement finds them).
+    void build(const StageFrame& f, Moves which, const std::vector<int>& kindOf);
 
     // What links save for one kind of instance whose busy steps with move i deliver matched[i]
     // words that match the previous step's delta in kind: the parent's accesses and the
@@ -41,9 +40,9 @@ struct MeshLinks {
     Savings apply(const std::vector<std::int64_t>& matched, std::int64_t groups, std::vector<std::int64_t>& sent) const;
 
     // One step of the children counted explicitly, as the walker's leaf counts it, for children
-    // of several kinds in lockstep: `now[k]` is the delta of a child of slot k (slotOf[child])
-    // relative to the step's base, `before[k]` the one it had in the previous step relative to
-    // this step's base (size 0: none). The parent sends each distinct delta once; a child whose
+    // of several kinds in lockstep: `*now[k]` is the delta of a child of slot k (slotOf[child])
+    // relative to the step's base, `*before[k]` the one it had in the previous step relative to
+    // that step's base (size 0: none), which lies at `back` from this one's. The parent sends each distinct delta once; a child whose
     // delta a neighbour (in Timeloop's order) had in the previous step takes it over the link
     // when that lowers the parent's accesses. `sent` (per child, sized here) gets the words each
     // child forwards in this step.
@@ -51,13 +50,14 @@ struct MeshLinks {
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
         bool linked = false;
     };
-    StepFigures countStep(const std::vector<int>& slotOf, const Delta* now, const Delta* before, std::vector<std::int64_t>& sent) const;
+    StepFigures countStep(const std::vector<int>& slotOf, const Delta* const* now, const Delta* const* before, const Vec& back,
+                          std::vector<std::int64_t>& sent) const;
 
 private:
     void buildGeometry(const StageFrame& f, Moves which);
     void buildLinkGeometry();  // countStep's tables
     std::array<std::int64_t, 4> neighbours(std::size_t c) const;
-    void countDistinct(const std::vector<std::pair<std::uint64_t, int>>& keyed, const std::vector<int>& slotOf, const Delta* now,
+    void countDistinct(const std::vector<std::pair<std::uint64_t, int>>& keyed, const std::vector<int>& slotOf, const Delta* const* now,
                        const std::vector<int>* skip, std::int64_t& accesses, std::int64_t& weighted) const;
     int nRanks_ = 0;
     std::int64_t fanX_ = 1, fanY_ = 1;
@@ -70,31 +70,5 @@ private:
     std::vector<Vec> differences_;
     std::vector<std::uint64_t> offsetHash_;
 };
-
-template <class KindOf>
-void MeshLinks::build(const StageFrame& f, Moves which, KindOf&& kindOf)
-{
-    const NestLayout& nest = *f.nest;
-    const int nChildLoops = f.boundary - f.leafPos;
-    offs_.resize(static_cast<std::size_t>(f.children));
-    xs_.resize(offs_.size());
-    ys_.resize(offs_.size());
-    childKindOf.resize(offs_.size());
-    thread_local std::vector<walker::Cat> cats;
-    cats.resize(static_cast<std::size_t>(nChildLoops));
-    f.forEachChild([&](std::int64_t c, const Vec& off, std::int64_t x, std::int64_t y, const auto& idx) {
-        const auto i = static_cast<std::size_t>(c);
-        offs_[i] = off;
-        xs_[i] = x;
-        ys_[i] = y;
-        for (int q = 0; q < nChildLoops; ++q) {
-            const NestLoop& l = nest.loops[f.leafPos + q];
-            cats[static_cast<std::size_t>(q)] =
-                nest.dimImperfect(l.dim) ? walker::categorize(idx[q], l.bound, l.residual) : walker::Cat::Any;
-        }
-        childKindOf[i] = kindOf(cats);
-    });
-    buildGeometry(f, which);
-}
 
 } // namespace nestor::model

@@ -2,6 +2,7 @@
 
 #include "model/ChildPartition.h"
 #include "model/MeshLinks.h"
+#include "model/ChildPlacement.h"
 #include "model/KindEnumeration.h"
 #include "model/ReachableSweep.h"
 #include "model/ReuseGeometry.h"
@@ -567,21 +568,9 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         // distinct delta among them once: kinds with the same predicates (the same busy steps and
         // tiles) always agree, kinds that differ are counted together (sharedOffsetWords).
         const int nChildLoops = boundary - leafPos;
-        thread_local std::vector<std::pair<Vec, int>> placed;
-        thread_local std::vector<Cat> cats;
-        placed.clear();
-        cats.resize(static_cast<std::size_t>(nChildLoops));
-        frame.forEachChild([&](std::int64_t, const Vec& off, std::int64_t, std::int64_t, const auto& idx) {
-            for (int i = 0; i < nChildLoops; ++i) {
-                const NestLoop& l = nest.loops[leafPos + i];
-                cats[i] = nest.dimImperfect(l.dim) ? walker::categorize(idx[i], l.bound, l.residual) : Cat::Any;
-            }
-            int kind = 0;
-            while (childKinds[kind].cats != cats) ++kind;
-            placed.push_back({off, kind});
-        });
-        std::sort(placed.begin(), placed.end());
-        placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
+        thread_local ChildPlacement placement;
+        placement.build(frame);
+        const std::vector<std::pair<int, int>>& placed = placement.placed;
         // Each (instance kind, child kind) pair with its predicates.
         const std::size_t nKinds = childKinds.size();
         thread_local std::vector<Predicates> pairs;  // [instance kind * nKinds + child kind]
@@ -710,11 +699,9 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     const std::int64_t groups = frame.groups();
     query.moves.clear();
     if (countLinks) {
-        links.build(frame, MeshLinks::Moves::NonZero, [&](const std::vector<Cat>& cats) {
-            int kind = 0;
-            while (childKinds[static_cast<std::size_t>(kind)].cats != cats) ++kind;
-            return kind;
-        });
+        thread_local ChildPlacement placement;
+        placement.build(frame);
+        links.build(frame, MeshLinks::Moves::NonZero, placement.kindOf);
         query.moves = links.moves;
     }
 

@@ -2,6 +2,7 @@
 
 #include "model/ChildPartition.h"
 #include "model/HashedIds.h"
+#include "model/ChildPlacement.h"
 #include "model/KindEnumeration.h"
 #include "model/MeshLinks.h"
 #include "model/ReachableSweep.h"
@@ -370,16 +371,19 @@ public:
         const int top = static_cast<int>(fixed_[0]);
         const int base = slotOf[0];
         tt_.clear();
-        // (members, not made afresh: kMaxSharingKinds deltas each; the first g are set here)
-        std::array<Delta, kMaxSharingKinds>& now = jointNow_;
-        std::array<Delta, kMaxSharingKinds>& before = jointBefore_;
+        // (members, not made afresh: kMaxSharingKinds deltas; the first g are set here) Per kind
+        // its delta in the step at hand: one of these, or an earlier kind's, or none.
+        std::array<Delta, kMaxSharingKinds>& deltas = jointNow_;
+        std::array<const Delta*, kMaxSharingKinds>& now = jointNowOf_;
+        std::array<const Delta*, kMaxSharingKinds>& before = jointBeforeOf_;
         for (int x = 0; x < g; ++x) {
             if (sweepLoops(instanceCats, *kindCats[static_cast<std::size_t>(x)]) != StageDecline::None) return false;
             const Sweep& whole = sweepAt(0, top);
             if (whole.busy && !whole.startsBusy) return false;
             captureTrace(x);
-            now[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
-            before[static_cast<std::size_t>(x)] = Delta{};
+            deltas[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
+            now[static_cast<std::size_t>(x)] = &deltas[static_cast<std::size_t>(x)];
+            before[static_cast<std::size_t>(x)] = &kNoDelta;
         }
         beginJoint();
         beginLinkDeltas();
@@ -397,8 +401,8 @@ public:
         // The first step: every kind busy sent its whole tile; no previous deltas.
         JointState first;
         for (int x = 0; x < g; ++x)
-            first.v[static_cast<std::size_t>(2 * x + 1)] = static_cast<std::int16_t>(linkDeltaId(now[static_cast<std::size_t>(x)]));
-        const MeshLinks::StepFigures opening = mesh.countStep(slotOf, now.data(), before.data(), stepSent_);
+            first.v[static_cast<std::size_t>(2 * x + 1)] = static_cast<std::int16_t>(linkDeltaId(*now[static_cast<std::size_t>(x)]));
+        const MeshLinks::StepFigures opening = mesh.countStep(slotOf, now.data(), before.data(), Vec{}, stepSent_);
         out = InstanceLinks{opening.accesses, opening.weighted, 0};
         const int start = stateId(first);
         outcomes_.clear();
@@ -421,8 +425,7 @@ public:
                 const auto ux = static_cast<std::size_t>(x);
                 next.v[2 * ux + 1] = 0;
                 if (!((busyAfter >> x) & 1u)) {  // idle: its reuse memory kept, no delta
-                    now[ux].kind = Delta::Empty;
-                    now[ux].size = 0;
+                    now[ux] = &kNoDelta;
                     continue;
                 }
                 // (kinds that only idle apart mostly move alike: the delta of an earlier one)
@@ -436,9 +439,10 @@ public:
                 const KindTrace& trace = traces_[ux];
                 const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
                 const auto [to, moved] = reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], tiles.cur.size(nRanks));
-                now[ux] = carryDelta(tiles, moved);
+                deltas[ux] = carryDelta(tiles, moved);
+                now[ux] = &deltas[ux];
                 next.v[2 * ux] = static_cast<std::int16_t>(to);
-                next.v[2 * ux + 1] = static_cast<std::int16_t>(linkDeltaId(now[ux]));
+                next.v[2 * ux + 1] = static_cast<std::int16_t>(linkDeltaId(deltas[ux]));
             }
             const CountedStep& step = countedStep(js, next, back, g, mesh, slotOf, now, before, overflow);
             StepOutcome o{stateId(next), step.figures.accesses, step.figures.weighted, step.figures.linkWords, step.linkOutcome};
@@ -1031,7 +1035,9 @@ private:
     decltype(Tables::kindsAlike)& kindsAlike_ = tables_->kindsAlike;        // likewise
     std::uint32_t jointRun_ = 0;
     std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
-    std::array<Delta, kMaxSharingKinds> jointNow_, jointBefore_;  // jointLinks' deltas of a step and of the one before
+    std::array<Delta, kMaxSharingKinds> jointNow_;  // jointLinks' deltas of a step
+    std::array<const Delta*, kMaxSharingKinds> jointNowOf_, jointBeforeOf_;  // ... per kind, and of the step before
+    static inline const Delta kNoDelta{};
     std::array<Box, kMaxSharingKinds> firstTiles_;                // sharedOffsetWords' first tiles
     std::tuple<ReachableStates, ReachableStatesOf<LinkFigures>, ReachableStatesOf<SweepSums>> reachables_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none).
@@ -1061,8 +1067,8 @@ private:
         int linkOutcome = -1;  // where links serve: its index in linkOutcomeSent_
     };
     const CountedStep& countedStep(const JointState& js, const JointState& next, const Vec& back, int g, const MeshLinks& mesh,
-                                   const std::vector<int>& slotOf, std::array<Delta, kMaxSharingKinds>& now,
-                                   std::array<Delta, kMaxSharingKinds>& before, bool& overflow)
+                                   const std::vector<int>& slotOf, const std::array<const Delta*, kMaxSharingKinds>& now,
+                                   std::array<const Delta*, kMaxSharingKinds>& before, bool& overflow)
     {
         CountedStep key;
         bool anyBefore = false;
@@ -1085,9 +1091,9 @@ private:
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
             const int had = js.v[2 * ux + 1];
-            before[ux] = had == 0 ? Delta{} : linkDeltas_[static_cast<std::size_t>(had)].shiftedBy(back, f_->nRanks);
+            before[ux] = had == 0 ? &kNoDelta : &linkDeltas_[static_cast<std::size_t>(had)];
         }
-        key.figures = mesh.countStep(slotOf, now.data(), before.data(), stepSent_);
+        key.figures = mesh.countStep(slotOf, now.data(), before.data(), back, stepSent_);
         if (key.figures.linked) {
             if (linkOutcomeSent_.size() == kMaxLinkOutcomes) overflow = true;
             key.linkOutcome = static_cast<int>(linkOutcomeSent_.size());
@@ -1181,10 +1187,9 @@ struct Sharing {
 // (alike in every step, so at one offset they receive one delta, and their figures are the same:
 // that kind stands for them), the offsets it serves, and the offsets where kinds of different
 // behaviours meet. False when more kinds meet at one offset than the joint count takes.
-bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysis, const std::vector<Kind>& children,
+bool placeChildren(const TemporalRemainderAnalysis& analysis, const std::vector<Kind>& children, const ChildPlacement& placement,
                    std::vector<int>& standsFor, std::vector<std::int64_t>& groups, std::vector<Sharing>& sharings)
 {
-    const NestLayout& nest = *f.nest;
     thread_local std::vector<ChildBehaviour> behaviours;
     behaviours.resize(children.size());
     standsFor.resize(children.size());
@@ -1193,22 +1198,7 @@ bool placeChildren(const StageFrame& f, const TemporalRemainderAnalysis& analysi
         const auto first = std::find(behaviours.begin(), behaviours.begin() + static_cast<std::ptrdiff_t>(c), behaviours[c]);
         standsFor[c] = static_cast<int>(first - behaviours.begin());
     }
-    thread_local std::vector<std::pair<Vec, int>> placed;
-    thread_local std::vector<Cat> cats;
-    placed.clear();
-    const int nChildLoops = f.boundary - f.leafPos;
-    cats.resize(static_cast<std::size_t>(nChildLoops));
-    f.forEachChild([&](std::int64_t, const Vec& off, std::int64_t, std::int64_t, const auto& idx) {
-        for (int i = 0; i < nChildLoops; ++i) {
-            const NestLoop& l = nest.loops[f.leafPos + i];
-            cats[static_cast<std::size_t>(i)] = nest.dimImperfect(l.dim) ? walker::categorize(idx[i], l.bound, l.residual) : Cat::Any;
-        }
-        int kind = 0;
-        while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
-        placed.push_back({off, kind});
-    });
-    std::sort(placed.begin(), placed.end());
-    placed.erase(std::unique(placed.begin(), placed.end()), placed.end());
+    const std::vector<std::pair<int, int>>& placed = placement.placed;
     groups.assign(children.size(), 0);
     sharings.clear();
     Sharing here;  // the kinds standing for those at the offset at hand, ascending (made once: they are many)
@@ -1274,8 +1264,11 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     sharings.clear();
     standsFor.assign(children.size(), 0);  // children all alike: their kinds' figures are the same, the offsets shared
     groups[0] = f.groups();
-    if (perChildKind(f) && !placeChildren(f, analysis, children, standsFor, groups, sharings))
-        return StageDecline::ChildKindsShareOffset;
+    thread_local ChildPlacement placement;
+    if (perChildKind(f)) {
+        placement.build(f);
+        if (!placeChildren(analysis, children, placement, standsFor, groups, sharings)) return StageDecline::ChildKindsShareOffset;
+    }
     // Kinds of instance whose spatial loops act alike (instanceEffects; in Ruby's searches on
     // VGG-16 conv3_1 two kinds in three have another kind's effects, on AlexNet conv2 one in
     // two) with children of the same behaviour, where they are of several kinds, see the same
@@ -1328,11 +1321,8 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         const MeshLinks::Moves moves = jointKinds                          ? MeshLinks::Moves::None
                                        : f.shapeDims != 0 || spec.macStage ? MeshLinks::Moves::WithZero
                                                                            : MeshLinks::Moves::NonZero;
-        links.build(f, moves, [&](const std::vector<Cat>& cats) {
-            int kind = 0;
-            while (children[static_cast<std::size_t>(kind)].cats != cats) ++kind;
-            return kind;
-        });
+        if (!perChildKind(f)) placement.build(f);
+        links.build(f, moves, placement.kindOf);
         linksBuilt = true;
     };
     if (jointKinds) {

@@ -70,6 +70,20 @@ struct Delta {
         if (kind == Whole) return outer == o.outer;
         return outer == o.outer && hole == o.hole;
     }
+    // Whether this delta moved by d (in its first n ranks) is o, without building the moved one.
+    bool equalsShiftedBy(const Vec& d, const Delta& o, int n) const
+    {
+        if (kind != o.kind || size != o.size) return false;
+        if (kind == Empty) return true;
+        auto same = [&](const Box& a, const Box& b) {
+            for (int r = 0; r < n; ++r)
+                if (a.lo[r] + d[r] != b.lo[r]) return false;
+            for (int r = n; r < kMaxRanks; ++r)
+                if (a.lo[r] != b.lo[r]) return false;
+            return a.ext == b.ext;
+        };
+        return same(outer, o.outer) && (kind == Whole || same(hole, o.hole));
+    }
     Delta shiftedBy(const Vec& d, int n) const
     {
         Delta x = *this;
