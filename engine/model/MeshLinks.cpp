@@ -1,5 +1,7 @@
 #include "model/MeshLinks.h"
 
+#include "model/HashedIds.h"
+
 #include <algorithm>
 #include <array>
 
@@ -134,35 +136,38 @@ void MeshLinks::buildLinkGeometry()
     }
 }
 
-// The distinct deltas among the busy children `keyed` lists (sorted by the hash of their delta,
-// skipping those `skip` marks): each one's words once (accesses) and every child's (weighted).
-// Children of one kind at one offset have one delta, of one kind at different offsets different
-// ones; only children of different kinds with equal hashes are compared word set by word set.
+// The distinct deltas among the busy children `keyed` lists (each with the hash of its delta at
+// its offset, skipping those `skip` marks): each one's words once (accesses) and every child's
+// (weighted). Children of one kind at one offset have one delta, of one kind at different
+// offsets different ones; only children of different kinds with equal hashes are compared word
+// set by word set. (Found through a hashed index: sorting the children by hash showed in the
+// profile, a few thousand steps a stage.)
 void MeshLinks::countDistinct(const std::vector<std::pair<std::uint64_t, int>>& keyed, const std::vector<int>& slotOf,
                               const Delta* const* now, const std::vector<int>* skip, std::int64_t& accesses, std::int64_t& weighted) const
 {
     accesses = weighted = 0;
-    thread_local std::vector<int> distinct;  // of the children with the hash at hand, one per distinct delta
-    for (std::size_t i = 0; i < keyed.size();) {
-        std::size_t end = i;
-        while (end < keyed.size() && keyed[end].first == keyed[i].first) ++end;
-        distinct.clear();
-        for (; i < end; ++i) {
-            const auto c = static_cast<std::size_t>(keyed[i].second);
-            if (skip && (*skip)[c] >= 0) continue;
-            const Delta& mine = *now[slotOf[c]];
-            weighted += mine.size;
-            const bool seen = std::any_of(distinct.begin(), distinct.end(), [&](int other) {
-                const auto o = static_cast<std::size_t>(other);
-                if (slotOf[o] == slotOf[c]) return offs_[o] == offs_[c];
-                Vec d{};
-                for (int r = 0; r < nRanks_; ++r) d[r] = offs_[c][r] - offs_[o][r];
-                return mine.equalsShiftedBy(d, *now[slotOf[o]], nRanks_);
-            });
-            if (seen) continue;
-            distinct.push_back(static_cast<int>(c));
-            accesses += mine.size;
-        }
+    thread_local HashedIds distinctIds;
+    thread_local std::vector<std::pair<std::uint64_t, int>> distinct;  // per id: the hash and a child with that delta
+    distinctIds.clear();
+    distinct.clear();
+    for (const auto& [hash, child] : keyed) {
+        const auto c = static_cast<std::size_t>(child);
+        if (skip && (*skip)[c] >= 0) continue;
+        const Delta& mine = *now[slotOf[c]];
+        weighted += mine.size;
+        const int seen = distinctIds.find(hash, [&](int id) {
+            const auto& [otherHash, other] = distinct[static_cast<std::size_t>(id)];
+            if (otherHash != hash) return false;
+            const auto o = static_cast<std::size_t>(other);
+            if (slotOf[o] == slotOf[c]) return offs_[o] == offs_[c];
+            Vec d{};
+            for (int r = 0; r < nRanks_; ++r) d[r] = offs_[c][r] - offs_[o][r];
+            return mine.equalsShiftedBy(d, *now[slotOf[o]], nRanks_);
+        });
+        if (seen >= 0) continue;
+        distinctIds.add(hash);
+        distinct.push_back({hash, child});
+        accesses += mine.size;
     }
 }
 
@@ -174,7 +179,7 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
     int slots = 0;
     for (std::size_t c = 0; c < n; ++c) slots = std::max(slots, slotOf[c] + 1);
     // Per kind its delta's hash at the step's base and how a shift moves it; per busy child the
-    // hash of its delta at its offset, sorted.
+    // hash of its delta at its offset.
     thread_local std::vector<std::uint64_t> slotHash, slotScale;
     slotHash.resize(static_cast<std::size_t>(slots));
     slotScale.resize(static_cast<std::size_t>(slots));
@@ -189,7 +194,6 @@ MeshLinks::StepFigures MeshLinks::countStep(const std::vector<int>& slotOf, cons
         const auto x = static_cast<std::size_t>(slotOf[c]);
         if (now[x]->size > 0) keyed.push_back({slotHash[x] + offsetHash_[c] * slotScale[x], static_cast<int>(c)});
     }
-    std::sort(keyed.begin(), keyed.end());
     std::int64_t accessesWithout = 0, weightedWithout = 0;
     countDistinct(keyed, slotOf, now, nullptr, accessesWithout, weightedWithout);
     out.accesses = accessesWithout;

@@ -255,12 +255,18 @@ public:
     // `linked`: links may form and linkMatches() counts them (next, while the tables hold this kind).
     StageDecline figures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out, bool& linked)
     {
-        linked = false;
         tt_.clear();
         // A MAC operand is read in every busy step: its count needs no carries, but where links
         // may form (linksPossible looks at every carry).
         const bool carries = !f_->spec->macStage || f_->linkCandidate;
         if (sweepLoops(instanceCats, childCats, carries) != StageDecline::None) return StageDecline::Capacity;
+        return sweptFigures(instanceCats, childCats, out, &linked);
+    }
+    // figures() of the kind sweepLoops() last swept (with carries); `linked` null where the
+    // caller counts links itself.
+    StageDecline sweptFigures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out, bool* linked)
+    {
+        if (linked) *linked = false;
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         const int top = static_cast<int>(fixed_[0]);  // above the outermost loop every context holds vacuously
         const Sweep& whole = sweepAt(0, top);
@@ -269,11 +275,11 @@ public:
         out.active = whole.steps;
         for (int m = 0; m < (1 << nShape_); ++m)
             if ((whole.seen >> m) & 1u) out.maxTile = std::max(out.maxTile, words_[m]);
-        if (f_->linkCandidate && linksPossible()) {
+        if (linked && f_->linkCandidate && linksPossible()) {
             // (the legacy rule's repeated tiles are not counted here, but MAC operands are, which
             // it does not touch; the caller has one kind of child)
             if (legacy && !f_->spec->macStage) return StageDecline::LinksPossible;
-            linked = true;
+            *linked = true;
         }
         if (f_->spec->macStage) {
             out.moved = whole.steps;  // every busy step reads its operand
@@ -359,28 +365,45 @@ public:
     // step). Kind x is swept with categories `kindCats[x]`; slotOf gives each child's kind, and
     // child 0 (index 0 in every fanout loop) works whenever the instance does: its moves are the
     // instance's. False when declining (a table too small, or kinds that do not join).
+    // sweepJointKinds() swept the kinds first.
     struct InstanceLinks {
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
     };
-    bool jointLinks(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats, const MeshLinks& mesh,
-                    const std::vector<int>& slotOf, InstanceLinks& out, std::vector<std::int64_t>& sent)
+    // Kind x swept with categories kindCats[x], all with one translation table (the joint count
+    // compares their moves), its figures (as figures() gives them) in figs[x] and what the joint
+    // count needs of it kept. False when a table is too small.
+    bool sweepJointKinds(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats,
+                         std::vector<ChildFigures>& figs)
     {
         const int g = static_cast<int>(kindCats.size());
         if (g > kMaxSharingKinds) return false;
+        const int top = static_cast<int>(fixed_[0]);
+        tt_.clear();
+        figs.resize(kindCats.size());
+        for (int x = 0; x < g; ++x) {
+            const auto ux = static_cast<std::size_t>(x);
+            if (sweepLoops(instanceCats, *kindCats[ux]) != StageDecline::None) return false;
+            sweptFigures(instanceCats, *kindCats[ux], figs[ux], nullptr);
+            const Sweep& whole = sweepAt(0, top);
+            jointOpening_[ux] = {whole.busy, whole.startsBusy, whole.first};
+            captureTrace(x);
+        }
+        return true;
+    }
+    bool jointLinks(const std::vector<Cat>& instanceCats, int g, const MeshLinks& mesh, const std::vector<int>& slotOf, InstanceLinks& out,
+                    std::vector<std::int64_t>& sent)
+    {
         const int nRanks = f_->nRanks;
         const int top = static_cast<int>(fixed_[0]);
         const int base = slotOf[0];
-        tt_.clear();
         // (members, not made afresh: kMaxSharingKinds deltas; the first g are set here) Per kind
         // its delta in the step at hand: one of these, or an earlier kind's, or none.
         std::array<Delta, kMaxSharingKinds>& deltas = jointNow_;
         std::array<const Delta*, kMaxSharingKinds>& now = jointNowOf_;
         std::array<const Delta*, kMaxSharingKinds>& before = jointBeforeOf_;
         for (int x = 0; x < g; ++x) {
-            if (sweepLoops(instanceCats, *kindCats[static_cast<std::size_t>(x)]) != StageDecline::None) return false;
-            const Sweep& whole = sweepAt(0, top);
+            const Opening& whole = jointOpening_[static_cast<std::size_t>(x)];
             if (whole.busy && !whole.startsBusy) return false;
-            captureTrace(x);
             deltas[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
             now[static_cast<std::size_t>(x)] = &deltas[static_cast<std::size_t>(x)];
             before[static_cast<std::size_t>(x)] = &kNoDelta;
@@ -1036,6 +1059,12 @@ private:
     std::uint32_t jointRun_ = 0;
     std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
     std::array<Delta, kMaxSharingKinds> jointNow_;  // jointLinks' deltas of a step
+    // Per kind swept by sweepJointKinds: whether it works, and from its first step, and that step's tile shape.
+    struct Opening {
+        bool busy = false, startsBusy = false;
+        std::uint8_t first = 0;
+    };
+    std::array<Opening, kMaxSharingKinds> jointOpening_;
     std::array<const Delta*, kMaxSharingKinds> jointNowOf_, jointBeforeOf_;  // ... per kind, and of the step before
     static inline const Delta kNoDelta{};
     std::array<Box, kMaxSharingKinds> firstTiles_;                // sharedOffsetWords' first tiles
@@ -1193,10 +1222,21 @@ bool placeChildren(const TemporalRemainderAnalysis& analysis, const std::vector<
     thread_local std::vector<ChildBehaviour> behaviours;
     behaviours.resize(children.size());
     standsFor.resize(children.size());
+    thread_local HashedIds behaviourIds;  // the first kind of each behaviour (hashed: up to a few hundred kinds)
+    thread_local std::vector<int> firstOfBehaviour;
+    behaviourIds.clear();
+    firstOfBehaviour.clear();
     for (std::size_t c = 0; c < children.size(); ++c) {
-        behaviours[c] = analysis.behaviourOf(children[c].cats);
-        const auto first = std::find(behaviours.begin(), behaviours.begin() + static_cast<std::ptrdiff_t>(c), behaviours[c]);
-        standsFor[c] = static_cast<int>(first - behaviours.begin());
+        const ChildBehaviour& b = behaviours[c] = analysis.behaviourOf(children[c].cats);
+        std::uint64_t h = b.busy * 0x9e3779b97f4a7c15ull;
+        for (const std::uint64_t r : b.residual) h = (h ^ r) * 0xff51afd7ed558ccdull;
+        int id = behaviourIds.find(h, [&](int i) { return behaviours[static_cast<std::size_t>(firstOfBehaviour[static_cast<std::size_t>(i)])] == b; });
+        if (id < 0) {
+            id = static_cast<int>(firstOfBehaviour.size());
+            firstOfBehaviour.push_back(static_cast<int>(c));
+            behaviourIds.add(h);
+        }
+        standsFor[c] = firstOfBehaviour[static_cast<std::size_t>(id)];
     }
     const std::vector<std::pair<int, int>>& placed = placement.placed;
     groups.assign(children.size(), 0);
@@ -1279,14 +1319,21 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         bool operator==(const Key&) const = default;
     };
     thread_local std::vector<std::uint8_t> effectsMet, effectsOfKind;  // (effectsMet: each one met, concatenated)
+    thread_local HashedIds effectsIds;  // (hashed: up to 144 kinds of instance a stage)
     effectsMet.clear();
+    effectsIds.clear();
     auto effectsNumber = [&](const Kind& ik) -> std::size_t {
         effectsOfKind.clear();
         analysis.instanceEffects(ik.cats, effectsOfKind);
         const std::size_t n = effectsOfKind.size();  // the same for every kind
         if (n == 0) return 0;  // no spatial loop above the children: one kind
-        for (std::size_t at = 0; at < effectsMet.size(); at += n)
-            if (std::equal(effectsOfKind.begin(), effectsOfKind.end(), effectsMet.begin() + static_cast<std::ptrdiff_t>(at))) return at / n;
+        std::uint64_t h = 0x9e3779b97f4a7c15ull;
+        for (const std::uint8_t e : effectsOfKind) h = (h ^ e) * 0xff51afd7ed558ccdull;
+        const int known = effectsIds.find(h, [&](int id) {
+            return std::equal(effectsOfKind.begin(), effectsOfKind.end(), effectsMet.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(id) * n));
+        });
+        if (known >= 0) return static_cast<std::size_t>(known);
+        effectsIds.add(h);
         effectsMet.insert(effectsMet.end(), effectsOfKind.begin(), effectsOfKind.end());
         return effectsMet.size() / n - 1;
     };
@@ -1312,7 +1359,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     const bool jointKinds = perChildKind(f) && f.linkCandidate;
     const StageDecline linksDecline = f.childRemainders ? StageDecline::ChildKindsAndLinks : StageDecline::ShapeOnFanout;
     thread_local std::vector<const std::vector<Cat>*> kindsOfChild;
-    thread_local std::vector<int> slotOfKind, slotOfChild;
+    thread_local std::vector<int> slotOfKind, slotOfChild, kindInSlot;
     auto buildMesh = [&] {
         if (linksBuilt) return;
         // (with several kinds of child each step is counted over the mesh: no moves needed)
@@ -1328,12 +1375,14 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     if (jointKinds) {
         buildMesh();
         kindsOfChild.clear();
+        kindInSlot.clear();
         slotOfKind.assign(children.size(), -1);
         for (std::size_t c = 0; c < children.size(); ++c) {
             const auto stands = static_cast<std::size_t>(standsFor[c]);
             if (slotOfKind[stands] < 0) {
                 slotOfKind[stands] = static_cast<int>(kindsOfChild.size());
                 kindsOfChild.push_back(&children[stands].cats);
+                kindInSlot.push_back(static_cast<int>(stands));
             }
             slotOfKind[c] = slotOfKind[stands];
         }
@@ -1350,9 +1399,21 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<std::optional<TemporalRemainderAnalysis::InstanceLinks>> jointKnown;
     thread_local std::vector<std::vector<std::int64_t>> jointSent;
     jointKnown.clear();
+    thread_local std::vector<ChildFigures> slotFigures;
     for (const Kind& ik : instances) {
         Key key;
         key.effects = effectsNumber(ik);
+        const bool newEffects = std::none_of(known.begin(), known.end(), [&](const auto& e) { return e.first.effects == key.effects; });
+        if (jointKinds && newEffects) {
+            // The kinds' figures from the sweeps the joint count needs (jointLinks, below, while
+            // these are still the ones swept): each kind swept once.
+            if (!analysis.sweepJointKinds(ik.cats, kindsOfChild, slotFigures)) return decline(StageDecline::Capacity);
+            for (std::size_t x = 0; x < kindsOfChild.size(); ++x) {
+                if (knownMatched.size() <= known.size()) knownMatched.resize(known.size() + 1);
+                knownMatched[known.size()].clear();
+                known.push_back({Key{key.effects, static_cast<std::size_t>(kindInSlot[x])}, slotFigures[x]});
+            }
+        }
         for (std::size_t c = 0; c < children.size(); ++c) {
             key.child = static_cast<std::size_t>(standsFor[c]);
             auto hit = std::find_if(known.begin(), known.end(), [&](const auto& e) { return e.first == key; });
@@ -1435,7 +1496,8 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
             if (jointSent.size() <= key.effects) jointSent.resize(key.effects + 1);
             if (!jointKnown[key.effects]) {
                 jointKnown[key.effects] = TemporalRemainderAnalysis::InstanceLinks{0, 0, 0};
-                if (!analysis.jointLinks(ik.cats, kindsOfChild, links, slotOfChild, *jointKnown[key.effects], jointSent[key.effects]))
+                if (!analysis.jointLinks(ik.cats, static_cast<int>(kindsOfChild.size()), links, slotOfChild, *jointKnown[key.effects],
+                                         jointSent[key.effects]))
                     return decline(linksDecline);
             }
             const TemporalRemainderAnalysis::InstanceLinks& counted = *jointKnown[key.effects];
