@@ -369,23 +369,26 @@ public:
     struct InstanceLinks {
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
     };
-    // Kind x swept with categories kindCats[x], all with one translation table (the joint count
-    // compares their moves), its figures (as figures() gives them) in figs[x] and what the joint
-    // count needs of it kept. False when a table is too small.
-    bool sweepJointKinds(const std::vector<Cat>& instanceCats, const std::vector<const std::vector<Cat>*>& kindCats,
-                         std::vector<ChildFigures>& figs)
+    // Kinds of child for the joint counts (jointLinks, sharedOffsetWords): kind x swept with
+    // categories kindCats[x], all with one translation table (the joint counts compare their
+    // moves), its figures (as figures() gives them, without links) in (*figs)[x] where asked, and
+    // with `traces` what the joint counts need of it kept in trace slot x. False when a table is
+    // too small. (A kind is swept once for its figures and every joint count it takes part in.)
+    bool sweepKinds(const std::vector<Cat>& instanceCats, const std::vector<Cat>* const* kindCats, int g, std::vector<ChildFigures>* figs,
+                    bool traces)
     {
-        const int g = static_cast<int>(kindCats.size());
         if (g > kMaxSharingKinds) return false;
         const int top = static_cast<int>(fixed_[0]);
         tt_.clear();
-        figs.resize(kindCats.size());
+        if (figs) figs->resize(static_cast<std::size_t>(g));
+        const bool carries = traces || !f_->spec->macStage || f_->linkCandidate;  // (as figures() has them)
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
-            if (sweepLoops(instanceCats, *kindCats[ux]) != StageDecline::None) return false;
-            sweptFigures(instanceCats, *kindCats[ux], figs[ux], nullptr);
+            if (sweepLoops(instanceCats, *kindCats[ux], carries) != StageDecline::None) return false;
+            if (figs) sweptFigures(instanceCats, *kindCats[ux], (*figs)[ux], nullptr);
+            if (!traces) continue;
             const Sweep& whole = sweepAt(0, top);
-            jointOpening_[ux] = {whole.busy, whole.startsBusy, whole.first};
+            opening_[ux] = {whole.busy, whole.startsBusy, whole.first};
             captureTrace(x);
         }
         return true;
@@ -401,8 +404,9 @@ public:
         std::array<Delta, kMaxSharingKinds>& deltas = jointNow_;
         std::array<const Delta*, kMaxSharingKinds>& now = jointNowOf_;
         std::array<const Delta*, kMaxSharingKinds>& before = jointBeforeOf_;
+        for (int x = 0; x < g; ++x) traceSlot_[static_cast<std::size_t>(x)] = static_cast<std::uint8_t>(x);
         for (int x = 0; x < g; ++x) {
-            const Opening& whole = jointOpening_[static_cast<std::size_t>(x)];
+            const Opening& whole = opening_[static_cast<std::size_t>(x)];
             if (whole.busy && !whole.startsBusy) return false;
             deltas[static_cast<std::size_t>(x)] = whole.busy ? wholeDelta(tileAtOrigin(whole.first), nRanks) : Delta{};
             now[static_cast<std::size_t>(x)] = &deltas[static_cast<std::size_t>(x)];
@@ -441,7 +445,7 @@ public:
             JointState next = js;
             // The instance's move into this step (child 0's), taking the previous deltas along.
             Vec back{};
-            for (int r = 0; r < nRanks; ++r) back[r] = -traces_[static_cast<std::size_t>(base)].carry[j][c][into][r];
+            for (int r = 0; r < nRanks; ++r) back[r] = -traceOf(base).carry[j][c][into][r];
             if (!((busyAfter >> base) & 1u)) overflow = true;  // (cannot be: child 0 works whenever the instance does)
             const std::array<std::int8_t, kMaxSharingKinds>& alike = kindsAlikeAt(j, c, into, busyAfter, g);
             for (int x = 0; x < g; ++x) {
@@ -459,7 +463,7 @@ public:
                     next.v[2 * ux + 1] = next.v[2 * same + 1];
                     continue;
                 }
-                const KindTrace& trace = traces_[ux];
+                const KindTrace& trace = traceOf(x);
                 const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
                 const auto [to, moved] = reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], tiles.cur.size(nRanks));
                 deltas[ux] = carryDelta(tiles, moved);
@@ -523,9 +527,9 @@ public:
             const auto ux = static_cast<std::size_t>(x);
             out.first[ux] = static_cast<std::int8_t>(x);
             if (!((busyAfter >> x) & 1u)) continue;
-            const KindTrace& t = traces_[ux];
+            const KindTrace& t = traceOf(x);
             for (int y = 0; y < x; ++y) {
-                const KindTrace& o = traces_[static_cast<std::size_t>(y)];
+                const KindTrace& o = traceOf(y);
                 if (((busyAfter >> y) & 1u) && o.shapes[j][c][into] == t.shapes[j][c][into] && o.carry[j][c][into] == t.carry[j][c][into]) {
                     out.first[ux] = static_cast<std::int8_t>(y);
                     break;
@@ -693,16 +697,17 @@ public:
     // carries, which needs every kind busy in a sweep to be busy in its first step, and, where it
     // works after a carry, before it in the same loop (as the categories' monotone effects make
     // it; declines otherwise).
-    std::optional<std::int64_t> sharedOffsetWords(const std::vector<Cat>& instanceCats, const std::vector<Cat>* const* childCats, int g)
+    // The kinds were swept together (sweepKinds), kind x into trace slot slots[x].
+    std::optional<std::int64_t> sharedOffsetWords(const std::vector<Cat>& instanceCats, const int* slots, int g)
     {
         const int top = static_cast<int>(fixed_[0]);
-        tt_.clear();
         std::array<Box, kMaxSharingKinds>& firstTiles = firstTiles_;  // (the first g set below)
         for (int x = 0; x < g; ++x) {
-            if (sweepLoops(instanceCats, *childCats[x]) != StageDecline::None) return std::nullopt;
-            if (!sweepAt(0, top).startsBusy) return std::nullopt;
-            captureTrace(x);
-            firstTiles[static_cast<std::size_t>(x)] = tileAtOrigin(sweepAt(0, top).first);
+            const auto ux = static_cast<std::size_t>(x);
+            traceSlot_[ux] = static_cast<std::uint8_t>(slots[x]);
+            const Opening& whole = opening_[static_cast<std::size_t>(slots[x])];
+            if (!whole.startsBusy) return std::nullopt;
+            firstTiles[ux] = tileAtOrigin(whole.first);
         }
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         beginJoint();
@@ -747,7 +752,7 @@ public:
             const std::int64_t trips = tripsOf(l, bit, c);
             KindMask busy0 = 0, busy1 = 0;  // per kind: busy in a non-last iteration, in the last
             for (int x = 0; x < g; ++x) {
-                const auto& b = traces_[static_cast<std::size_t>(x)].busy[p + 1];
+                const auto& b = traceOf(x).busy[p + 1];
                 if (b[c0] & 1) busy0 |= KindMask{1} << x;
                 if (b[c1] & 1) busy1 |= KindMask{1} << x;
             }
@@ -848,7 +853,7 @@ public:
     {
         for (int x = 0; x < g; ++x)
             if ((busyAfter >> x) & 1u)
-                if (!((busyBefore >> x) & 1u) || !(traces_[static_cast<std::size_t>(x)].busy[inner][entry] & 2)) return false;
+                if (!((busyBefore >> x) & 1u) || !(traceOf(x).busy[inner][entry] & 2)) return false;
         return true;
     }
     const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, KindMask busyBefore, KindMask busyAfter, int g)
@@ -871,7 +876,7 @@ public:
         };
         for (int x = 0; x < g; ++x) {
             if (!((busyAfter >> x) & 1u)) continue;
-            const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
+            const KindTrace& trace = traceOf(x);
             // A kind whose carry has the same tiles as an earlier one's (kinds that only idle
             // apart, the usual case) has the same deltas: no need to build them again.
             const int same = kindsAlikeAt(j, c, into, busyAfter, g)[static_cast<std::size_t>(x)];
@@ -904,7 +909,7 @@ public:
         for (int x = 0; x < g; ++x) {
             int sx = from[static_cast<std::size_t>(x)];
             if ((carry.busyAfter >> x) & 1u) {
-                const KindTrace& trace = traces_[static_cast<std::size_t>(x)];
+                const KindTrace& trace = traceOf(x);
                 const std::int64_t whole = carry.wholeWords[static_cast<std::size_t>(x)];
                 const auto [to, moved] = reuse(sx, trace.move[j][c][into], trace.diff[j][c][into], whole, legacy);
                 sx = to;
@@ -1059,12 +1064,15 @@ private:
     std::uint32_t jointRun_ = 0;
     std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
     std::array<Delta, kMaxSharingKinds> jointNow_;  // jointLinks' deltas of a step
-    // Per kind swept by sweepJointKinds: whether it works, and from its first step, and that step's tile shape.
+    // Per trace slot (sweepKinds): whether its kind works, and from its first step, and that step's tile shape.
     struct Opening {
         bool busy = false, startsBusy = false;
         std::uint8_t first = 0;
     };
-    std::array<Opening, kMaxSharingKinds> jointOpening_;
+    std::array<Opening, kMaxSharingKinds> opening_;
+    // Per kind of the joint count at hand, its trace slot.
+    std::array<std::uint8_t, kMaxSharingKinds> traceSlot_{};
+    const KindTrace& traceOf(int x) const { return traces_[traceSlot_[static_cast<std::size_t>(x)]]; }
     std::array<const Delta*, kMaxSharingKinds> jointNowOf_, jointBeforeOf_;  // ... per kind, and of the step before
     static inline const Delta kNoDelta{};
     std::array<Box, kMaxSharingKinds> firstTiles_;                // sharedOffsetWords' first tiles
@@ -1372,20 +1380,24 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         links.build(f, moves, placement.kindOf);
         linksBuilt = true;
     };
+    // Children of several kinds: the kinds that stand for others, numbered (their slots), swept
+    // together once per kind of instance where the joint counts take them (up to
+    // kMaxSharingKinds; past that each kind alone, and the kinds of each sharing again).
+    kindsOfChild.clear();
+    kindInSlot.clear();
+    slotOfKind.assign(children.size(), -1);
+    for (std::size_t c = 0; c < children.size() && perChildKind(f); ++c) {
+        const auto stands = static_cast<std::size_t>(standsFor[c]);
+        if (slotOfKind[stands] < 0) {
+            slotOfKind[stands] = static_cast<int>(kindsOfChild.size());
+            kindsOfChild.push_back(&children[stands].cats);
+            kindInSlot.push_back(static_cast<int>(stands));
+        }
+        slotOfKind[c] = slotOfKind[stands];
+    }
+    const bool sweptTogether = jointKinds || (perChildKind(f) && kindsOfChild.size() <= static_cast<std::size_t>(kMaxSharingKinds));
     if (jointKinds) {
         buildMesh();
-        kindsOfChild.clear();
-        kindInSlot.clear();
-        slotOfKind.assign(children.size(), -1);
-        for (std::size_t c = 0; c < children.size(); ++c) {
-            const auto stands = static_cast<std::size_t>(standsFor[c]);
-            if (slotOfKind[stands] < 0) {
-                slotOfKind[stands] = static_cast<int>(kindsOfChild.size());
-                kindsOfChild.push_back(&children[stands].cats);
-                kindInSlot.push_back(static_cast<int>(stands));
-            }
-            slotOfKind[c] = slotOfKind[stands];
-        }
         slotOfChild.resize(links.childKindOf.size());
         for (std::size_t m = 0; m < slotOfChild.size(); ++m) slotOfChild[m] = slotOfKind[static_cast<std::size_t>(links.childKindOf[m])];
     }
@@ -1404,10 +1416,12 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         Key key;
         key.effects = effectsNumber(ik);
         const bool newEffects = std::none_of(known.begin(), known.end(), [&](const auto& e) { return e.first.effects == key.effects; });
-        if (jointKinds && newEffects) {
-            // The kinds' figures from the sweeps the joint count needs (jointLinks, below, while
-            // these are still the ones swept): each kind swept once.
-            if (!analysis.sweepJointKinds(ik.cats, kindsOfChild, slotFigures)) return decline(StageDecline::Capacity);
+        if (sweptTogether && newEffects) {
+            // The kinds' figures from the sweeps the joint counts need (below, while these are
+            // still the ones swept).
+            const bool traces = jointKinds || !sharings.empty();
+            if (!analysis.sweepKinds(ik.cats, kindsOfChild.data(), static_cast<int>(kindsOfChild.size()), &slotFigures, traces))
+                return decline(StageDecline::Capacity);
             for (std::size_t x = 0; x < kindsOfChild.size(); ++x) {
                 if (knownMatched.size() <= known.size()) knownMatched.resize(known.size() + 1);
                 knownMatched[known.size()].clear();
@@ -1439,6 +1453,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         for (std::size_t i = 0; i < sharings.size() && !jointKinds; ++i) {
             const Sharing& sh = sharings[i];
             std::array<const std::vector<Cat>*, kMaxSharingKinds> busyKinds{};
+            std::array<int, kMaxSharingKinds> slots{};
             KindMask subset = 0;
             int g = 0, only = 0;
             for (int x = 0; x < sh.g; ++x) {
@@ -1446,6 +1461,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
                 if (figs[static_cast<std::size_t>(c)].active == 0) continue;  // idle throughout for this instance
                 subset |= KindMask{1} << x;
                 only = c;
+                slots[static_cast<std::size_t>(g)] = sweptTogether ? slotOfKind[static_cast<std::size_t>(c)] : g;
                 busyKinds[static_cast<std::size_t>(g++)] = &children[static_cast<std::size_t>(c)].cats;
             }
             if (g == 1) accesses += sh.offsets * figs[static_cast<std::size_t>(only)].moved;
@@ -1453,7 +1469,9 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
             key.child = i;
             auto hit = std::find_if(knownShared.begin(), knownShared.end(), [&](const auto& e) { return e.first == std::pair{key, subset}; });
             if (hit == knownShared.end()) {
-                const std::optional<std::int64_t> words = analysis.sharedOffsetWords(ik.cats, busyKinds.data(), g);
+                if (!sweptTogether && !analysis.sweepKinds(ik.cats, busyKinds.data(), g, nullptr, true))
+                    return decline(StageDecline::ChildKindsShareOffset);
+                const std::optional<std::int64_t> words = analysis.sharedOffsetWords(ik.cats, slots.data(), g);
                 if (!words) return decline(StageDecline::ChildKindsShareOffset);
                 hit = knownShared.insert(knownShared.end(), {{key, subset}, *words});
             }
