@@ -7,7 +7,7 @@
 
 namespace nestor::model {
 
-void ChildPlacement::build(const StageFrame& f)
+void ChildPlacement::build(const StageFrame& f, bool withOffsets)
 {
     const NestLayout& nest = *f.nest;
     const int nChildLoops = f.boundary - f.leafPos;
@@ -40,6 +40,7 @@ void ChildPlacement::build(const StageFrame& f)
         int kind = 0;
         for (int q = 0; q < nChildLoops; ++q) kind += digit[static_cast<std::size_t>(q)][static_cast<std::size_t>(idx[q])];
         kindOf[static_cast<std::size_t>(c)] = kind;
+        if (!withOffsets) return;
         const std::uint64_t h = shiftHash(off, f.nRanks);
         int at = offsetIds.find(h, [&](int id) { return offsets[static_cast<std::size_t>(id)] == off; });
         if (at < 0) {

@@ -14,10 +14,11 @@ namespace nestor::model {
 
 struct ChildPlacement {
     std::vector<int> kindOf;  // per child, in forEachChild's order
-    // The distinct (offset, kind) pairs, sorted; offsets numbered in the order first met.
+    // The distinct (offset, kind) pairs, sorted; offsets numbered in the order first met
+    // (filled where asked: the link geometry needs only the kinds).
     std::vector<std::pair<int, int>> placed;
 
-    void build(const StageFrame& f);
+    void build(const StageFrame& f, bool withOffsets);
 };
 
 } // namespace nestor::model

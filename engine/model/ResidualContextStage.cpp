@@ -569,7 +569,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         // tiles) always agree, kinds that differ are counted together (sharedOffsetWords).
         const int nChildLoops = boundary - leafPos;
         thread_local ChildPlacement placement;
-        placement.build(frame);
+        placement.build(frame, true);
         const std::vector<std::pair<int, int>>& placed = placement.placed;
         // Each (instance kind, child kind) pair with its predicates.
         const std::size_t nKinds = childKinds.size();
@@ -700,7 +700,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     query.moves.clear();
     if (countLinks) {
         thread_local ChildPlacement placement;
-        placement.build(frame);
+        placement.build(frame, false);
         links.build(frame, MeshLinks::Moves::NonZero, placement.kindOf);
         query.moves = links.moves;
     }

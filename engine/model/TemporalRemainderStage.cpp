@@ -1314,7 +1314,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     groups[0] = f.groups();
     thread_local ChildPlacement placement;
     if (perChildKind(f)) {
-        placement.build(f);
+        placement.build(f, true);
         if (!placeChildren(analysis, children, placement, standsFor, groups, sharings)) return StageDecline::ChildKindsShareOffset;
     }
     // Kinds of instance whose spatial loops act alike (instanceEffects; in Ruby's searches on
@@ -1376,7 +1376,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         const MeshLinks::Moves moves = jointKinds                          ? MeshLinks::Moves::None
                                        : f.shapeDims != 0 || spec.macStage ? MeshLinks::Moves::WithZero
                                                                            : MeshLinks::Moves::NonZero;
-        if (!perChildKind(f)) placement.build(f);
+        if (!perChildKind(f)) placement.build(f, false);
         links.build(f, moves, placement.kindOf);
         linksBuilt = true;
     };
