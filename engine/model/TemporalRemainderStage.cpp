@@ -662,30 +662,56 @@ public:
         }
     }
 
-    // With several kinds of child, where a child of categories `childCats` works and the shape
-    // of its tile in each context that reaches the fanout.
-    ChildBehaviour behaviourOf(const std::vector<Cat>& childCats) const
+    // With several kinds of child, per kind (in enumerateKinds' order over the fanout loops)
+    // where it works and the shape of its tile in each context that reaches the fanout. Followed
+    // loop by loop over the kinds' common prefixes (the enumeration varies the last loop
+    // fastest), so each fanout loop is applied once per prefix, not once per kind.
+    void behavioursOfKinds(std::vector<ChildBehaviour>& out) const
     {
         const int fanout = f_->leafPos;
-        ChildBehaviour out;
+        // Per entry context at the fanout, the context reached so far (-1: idle there).
+        std::array<std::int8_t, kMaxContexts> start{};
+        int nEntries = 0;
+        std::array<std::uint8_t, kMaxContexts> entries{};
         for (std::uint32_t sub = free_[fanout];; sub = (sub - 1) & free_[fanout]) {
-            const int entry = static_cast<int>(fixed_[fanout] | sub);
-            int c = entry;
-            bool busy = true;
-            for (int p = fanout; p < end_ && busy; ++p) {
-                const Spatial sp = spatialEffect(childCats[static_cast<std::size_t>(p - fanout)], bitOf_[f_->nest->loops[p].dim], c);
-                busy = sp.active;
-                c = canon(p + 1, sp.inner);
-            }
-            if (busy) {
-                out.busy |= std::uint64_t{1} << entry;
-                const std::uint8_t shape = shapeOf(c);
-                for (int i = 0; i < nShape_; ++i)
-                    if ((shape >> i) & 1u) out.residual[static_cast<std::size_t>(i)] |= std::uint64_t{1} << entry;
-            }
+            entries[static_cast<std::size_t>(nEntries)] = static_cast<std::uint8_t>(fixed_[fanout] | sub);
+            start[static_cast<std::size_t>(nEntries++)] = static_cast<std::int8_t>(fixed_[fanout] | sub);
             if (sub == 0) break;
         }
-        return out;
+        out.clear();
+        auto follow = [&](auto&& self, int p, const std::array<std::int8_t, kMaxContexts>& reached) -> void {
+            if (p == end_) {
+                ChildBehaviour b;
+                for (int e = 0; e < nEntries; ++e) {
+                    const int c = reached[static_cast<std::size_t>(e)];
+                    if (c < 0) continue;
+                    const std::uint64_t bit = std::uint64_t{1} << entries[static_cast<std::size_t>(e)];
+                    b.busy |= bit;
+                    const std::uint8_t shape = shapeOf(c);
+                    for (int i = 0; i < nShape_; ++i)
+                        if ((shape >> i) & 1u) b.residual[static_cast<std::size_t>(i)] |= bit;
+                }
+                out.push_back(b);
+                return;
+            }
+            const NestLoop& l = f_->nest->loops[static_cast<std::size_t>(p)];
+            if (!l.spatial()) return self(self, p + 1, reached);  // (no category: enumerateKinds skips it too)
+            const int bit = bitOf_[l.dim];
+            for (const auto& [cat, count] : walker::categoriesOf(l, f_->nest->dimImperfect(l.dim))) {
+                std::array<std::int8_t, kMaxContexts> next;
+                for (int e = 0; e < nEntries; ++e) {
+                    const int c = reached[static_cast<std::size_t>(e)];
+                    std::int8_t to = -1;
+                    if (c >= 0) {
+                        const Spatial sp = spatialEffect(cat, bit, c);
+                        if (sp.active) to = static_cast<std::int8_t>(canon(p + 1, sp.inner));
+                    }
+                    next[static_cast<std::size_t>(e)] = to;
+                }
+                self(self, p + 1, next);
+            }
+        };
+        follow(follow, fanout, start);
     }
 
     // The words the parent sends the children of g kinds that behave differently at one offset,
@@ -1228,14 +1254,14 @@ bool placeChildren(const TemporalRemainderAnalysis& analysis, const std::vector<
                    std::vector<int>& standsFor, std::vector<std::int64_t>& groups, std::vector<Sharing>& sharings)
 {
     thread_local std::vector<ChildBehaviour> behaviours;
-    behaviours.resize(children.size());
     standsFor.resize(children.size());
     thread_local HashedIds behaviourIds;  // the first kind of each behaviour (hashed: up to a few hundred kinds)
     thread_local std::vector<int> firstOfBehaviour;
     behaviourIds.clear();
     firstOfBehaviour.clear();
+    analysis.behavioursOfKinds(behaviours);
     for (std::size_t c = 0; c < children.size(); ++c) {
-        const ChildBehaviour& b = behaviours[c] = analysis.behaviourOf(children[c].cats);
+        const ChildBehaviour& b = behaviours[c];
         std::uint64_t h = b.busy * 0x9e3779b97f4a7c15ull;
         for (const std::uint64_t r : b.residual) h = (h ^ r) * 0xff51afd7ed558ccdull;
         int id = behaviourIds.find(h, [&](int i) { return behaviours[static_cast<std::size_t>(firstOfBehaviour[static_cast<std::size_t>(i)])] == b; });
