@@ -42,9 +42,9 @@ struct MeshLinks {
     // One step of the children counted explicitly, as the walker's leaf counts it, for children
     // of several kinds in lockstep: `*now[k]` is the delta of a child of slot k (slotOf[child])
     // relative to the step's base, `*before[k]` the one it had in the previous step relative to
-    // that step's base (size 0: none), which lies at `back` from this one's. The parent sends each distinct delta once; a child whose
-    // delta a neighbour (in Timeloop's order) had in the previous step takes it over the link
-    // when that lowers the parent's accesses. `sent` (per child, sized here) gets the words each
+    // that step's base (size 0: none; moved by `back` it is relative to this one's). The parent
+    // sends each distinct delta once; a child whose delta a neighbour (in Timeloop's order) had
+    // in the previous step takes it over the link when that lowers the parent's accesses. `sent` (per child, sized here) gets the words each
     // child forwards in this step.
     struct StepFigures {
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;

@@ -138,13 +138,7 @@ private slots:
         std::mt19937_64 rng(32);
         int severalKinds = 0;
         for (int round = 0; round < 20; ++round) {
-            ConvParams cp;
-            cp.M = 2 + std::int64_t(rng() % 7);
-            cp.C = 1 + std::int64_t(rng() % 5);
-            cp.P = 3 + std::int64_t(rng() % 6);
-            cp.Q = 2 + std::int64_t(rng() % 5);
-            cp.R = 1 + std::int64_t(rng() % 3);
-            const Workload w = makeConv2d(cp);
+            const Workload w = test::randomSmallConv(rng);
             const Architecture a = test::bufferAndPeArray(3 + std::int64_t(rng() % 3), 2 + std::int64_t(rng() % 3), 64);
             const auto [several, most] = checkMappings(w, a, MapspaceKind::Ruby, 100 + static_cast<std::uint64_t>(round), 20);
             QVERIFY2(several >= 0, "a child's kind or the placed pairs differ (see the warning above)");

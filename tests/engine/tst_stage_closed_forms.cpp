@@ -652,14 +652,7 @@ private:
         Tally tally;
         std::mt19937_64 rng(seed);
         for (int round = 0; round < rounds; ++round) {
-            ConvParams cp;
-            cp.M = 2 + std::int64_t(rng() % 7);
-            cp.C = 1 + std::int64_t(rng() % 5);
-            cp.P = 3 + std::int64_t(rng() % 6);
-            cp.Q = 2 + std::int64_t(rng() % 5);
-            cp.R = 1 + std::int64_t(rng() % 3);
-            cp.S = maxFilterWidth == 1 ? 1 : 1 + std::int64_t(rng() % maxFilterWidth);
-            const Workload w = makeConv2d(cp);
+            const Workload w = test::randomSmallConv(rng, maxFilterWidth);
             // (y drawn first: the order in which these seeds' grids were drawn as grid()'s arguments)
             const std::int64_t y = 2 + std::int64_t(rng() % 2);
             const std::int64_t x = 3 + std::int64_t(rng() % 2);

@@ -2,6 +2,8 @@
 // Small workloads shared by the engine tests.
 #include "workload/Workload.h"
 
+#include <random>
+
 namespace nestor::test {
 
 // The 1-D convolution of semantics.md section 9: Weights[R], Inputs[s*P + d*R], Outputs[P].
@@ -29,6 +31,20 @@ inline Workload vggConv3_1()
 {
     ConvParams cp;
     cp.M = 256; cp.C = 128; cp.P = 56; cp.Q = 56; cp.R = 3; cp.S = 3;
+    return makeConv2d(cp);
+}
+
+// A random small convolution (M 2-8, C 1-5, P 3-8, Q 2-6, R 1-3; S 1, or 1 to maxFilterWidth),
+// drawn in that order (tests' asserted counts depend on the draws).
+inline Workload randomSmallConv(std::mt19937_64& rng, std::int64_t maxFilterWidth = 1)
+{
+    ConvParams cp;
+    cp.M = 2 + std::int64_t(rng() % 7);
+    cp.C = 1 + std::int64_t(rng() % 5);
+    cp.P = 3 + std::int64_t(rng() % 6);
+    cp.Q = 2 + std::int64_t(rng() % 5);
+    cp.R = 1 + std::int64_t(rng() % 3);
+    cp.S = maxFilterWidth == 1 ? 1 : 1 + std::int64_t(rng() % static_cast<std::uint64_t>(maxFilterWidth));
     return makeConv2d(cp);
 }
 
