@@ -117,7 +117,6 @@ public:
     StageDecline prepare(const StageFrame& f)
     {
         f_ = &f;
-        sweptKind_ = nullptr;
         macStage_ = f.spec->macStage;
         nBits_ = nShape_ = 0;
         bitOf_.fill(-1);
@@ -162,26 +161,21 @@ public:
 
     // Pass 1, inside out, for one kind of instance and of child: the sweeps (info_) and, with
     // `carries`, every carry's translation, added to the translation table; Capacity when it is full.
-    // From position `from` outward only where the positions inside it hold this kind's sweeps
-    // already (swept for another kind that differs from this one only at `from` or further out,
-    // with the translation table kept).
-    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries = true, int from = -1)
+    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries = true)
     {
-        if (from < 0) from = end_;
         // (the per-rank loops unrolled for the common four-rank tensors: a fifth of Ruby's instructions)
-        return f_->nRanks == 4 ? sweepLoopsOf<4>(instanceCats, childCats, carries, from)
-                               : sweepLoopsOf<0>(instanceCats, childCats, carries, from);
+        return f_->nRanks == 4 ? sweepLoopsOf<4>(instanceCats, childCats, carries) : sweepLoopsOf<0>(instanceCats, childCats, carries);
     }
     // kRanks: the tensor's ranks, or 0 for any number.
     template <int kRanks>
-    StageDecline sweepLoopsOf(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries, int from)
+    StageDecline sweepLoopsOf(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries)
     {
         const int leafPos = end_;
         const auto cats = KindCategories{f_->leafPos, &instanceCats, &childCats};
         const int nRanks = kRanks > 0 ? kRanks : f_->nRanks;
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         const auto& steps = *f_->spec->stepVectors;
-        for (std::uint32_t sub = free_[leafPos]; from == leafPos; sub = (sub - 1) & free_[leafPos]) {
+        for (std::uint32_t sub = free_[leafPos];; sub = (sub - 1) & free_[leafPos]) {
             const int c = static_cast<int>(fixed_[leafPos] | sub);
             Sweep& s = info_[leafPos][c];
             s = Sweep{};
@@ -190,7 +184,7 @@ public:
             sweeps_[leafPos][c] = &s;
             if (sub == 0) break;
         }
-        for (int p = std::min(from, leafPos - 1); p >= 0; --p) {
+        for (int p = leafPos - 1; p >= 0; --p) {
             const NestLoop& l = f_->nest->loops[p];
             const int bit = bitOf_[l.dim];
             for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
@@ -261,28 +255,11 @@ public:
     // `linked`: links may form and linkMatches() counts them (next, while the tables hold this kind).
     StageDecline figures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out, bool& linked)
     {
+        tt_.clear();
         // A MAC operand is read in every busy step: its count needs no carries, but where links
         // may form (linksPossible looks at every carry).
         const bool carries = !f_->spec->macStage || f_->linkCandidate;
-        // With one kind of child, kinds of instance differ only at spatial loops above the
-        // children: the sweeps inside the deepest loop where this one differs from the kind swept
-        // last are that kind's (Ruby's PE stages have up to 144 kinds of instance, and their
-        // innermost loops the most contexts). Not where links may form: linkMatches's states
-        // grow with the translation table, which the kinds then share.
-        int from = -1;
-        if (sweptKind_ && !perChildKind(*f_) && !f_->linkCandidate && tt_.count < kMaxTranslations / 2) {
-            for (int p = f_->leafPos - 1; p >= 0 && from < 0; --p)
-                if (instanceCats[static_cast<std::size_t>(p)] != (*sweptKind_)[static_cast<std::size_t>(p)]) from = p;
-        }
-        if (from < 0) tt_.clear();
-        sweptKind_ = &instanceCats;
-        if (sweepLoops(instanceCats, childCats, carries, from) != StageDecline::None) {
-            sweptKind_ = nullptr;
-            if (from < 0) return StageDecline::Capacity;
-            tt_.clear();  // (the table the kinds shared filled up: this kind alone)
-            if (sweepLoops(instanceCats, childCats, carries) != StageDecline::None) return StageDecline::Capacity;
-            sweptKind_ = &instanceCats;
-        }
+        if (sweepLoops(instanceCats, childCats, carries) != StageDecline::None) return StageDecline::Capacity;
         return sweptFigures(instanceCats, childCats, out, &linked);
     }
     // figures() of the kind sweepLoops() last swept (with carries); `linked` null where the
@@ -403,7 +380,6 @@ public:
         if (g > kMaxSharingKinds) return false;
         const int top = static_cast<int>(fixed_[0]);
         tt_.clear();
-        sweptKind_ = nullptr;
         if (figs) figs->resize(static_cast<std::size_t>(g));
         const bool carries = traces || !f_->spec->macStage || f_->linkCandidate;  // (as figures() has them)
         for (int x = 0; x < g; ++x) {
@@ -1113,9 +1089,6 @@ private:
     decltype(Tables::kindsAlike)& kindsAlike_ = tables_->kindsAlike;        // likewise
     std::uint32_t jointRun_ = 0;
     std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
-    // The instance categories figures() swept the tables for last in this stage (null: none, or
-    // the tables swept since for something else).
-    const std::vector<Cat>* sweptKind_ = nullptr;
     std::array<Delta, kMaxSharingKinds> jointNow_;  // jointLinks' deltas of a step
     // Per trace slot (sweepKinds): whether its kind works, and from its first step, and that step's tile shape.
     struct Opening {
