@@ -90,6 +90,7 @@ std::size_t checkStage(const StageFrame& f)
 std::pair<int, std::size_t> checkMappings(const Workload& w, const Architecture& a, MapspaceKind kind, std::uint64_t seed, int count)
 {
     const Mapspace s(w, a, kind);
+    const ModelOptions options;  // (the stage specs point at it)
     std::mt19937_64 rng(seed);
     int severalKinds = 0;
     std::size_t most = 0;
@@ -102,7 +103,7 @@ std::pair<int, std::size_t> checkMappings(const Workload& w, const Architecture&
         for (int t = 0; t < w.numTensors(); ++t) {
             const std::vector<Vec> steps = projectSteps(w, nest, t);
             for (int level = 0; level < a.numLevels(); ++level) {
-                const StageSpec spec = stageSpecFor(w, m, nest, steps, ModelOptions{}, level, t);
+                const StageSpec spec = stageSpecFor(w, m, nest, steps, options, level, t);
                 StageFrame frame;
                 if (!buildStageFrame(spec, frame) || frame.boundary == frame.leafPos) continue;
                 const std::size_t kinds = checkStage(frame);
