@@ -15,7 +15,6 @@
 #include <bitset>
 #include <limits>
 #include <memory>
-#include <unordered_map>
 #include <optional>
 #include <tuple>
 
@@ -433,6 +432,7 @@ public:
         out = InstanceLinks{opening.accesses, opening.weighted, 0};
         const int start = stateId(first);
         outcomes_.clear();
+        outcomeIds_.clear();
         countedSteps_.clear();
         countedStepIds_.clear();
         linkOutcomeSent_.clear();
@@ -440,7 +440,9 @@ public:
         auto outcomeOf = [&](int j, int c, int into, KindMask busyAfter, int state) -> const StepOutcome& {
             const std::uint64_t key = ((static_cast<std::uint64_t>(j) * kMaxContexts + static_cast<std::uint64_t>(c)) * 2 +
                                        static_cast<std::uint64_t>(into)) * ReachableStates::kMaxStates + static_cast<std::uint64_t>(state);
-            if (const auto hit = outcomes_.find(key); hit != outcomes_.end()) return hit->second;
+            const std::uint64_t hash = key * 0x9e3779b97f4a7c15ull;
+            const int known = outcomeIds_.find(hash, [&](int id) { return outcomes_[static_cast<std::size_t>(id)].first == key; });
+            if (known >= 0) return outcomes_[static_cast<std::size_t>(known)].second;
             const JointState js = jointStates_[static_cast<std::size_t>(state)];
             JointState next = js;
             // The instance's move into this step (child 0's), taking the previous deltas along.
@@ -477,7 +479,9 @@ public:
                 overflow = true;  // (the sweep goes on from this state; its figures are dropped)
                 o.next = state;
             }
-            return outcomes_.emplace(key, o).first->second;
+            outcomeIds_.add(hash);
+            outcomes_.push_back({key, o});
+            return outcomes_.back().second;
         };
         // The figures of the steps after the first, all three in one joint sweep; then how often
         // each outcome that uses links occurs, eight outcomes a sweep.
@@ -1173,7 +1177,9 @@ private:
     int radix_ = 0;
     std::vector<JointReuse> reuseStates_;
     HashedIds reuseIds_;
-    std::unordered_map<std::uint64_t, StepOutcome> outcomes_;
+    // (numbered through HashedIds: a map's node per outcome, hundreds a stage, showed in the profile)
+    std::vector<std::pair<std::uint64_t, StepOutcome>> outcomes_;
+    HashedIds outcomeIds_;
     std::vector<CountedStep> countedSteps_;
     HashedIds countedStepIds_;  // countedSteps_ by the hash of their keys
     std::vector<std::vector<std::int64_t>> linkOutcomeSent_;
