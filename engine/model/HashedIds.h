@@ -6,9 +6,21 @@
 // stamp, so a table kept across analyses costs nothing to reset.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace nestor::model {
+
+// A hash for HashedIds of a run of small integers (ids, masks, coordinates), folded into h:
+// start from kHashSeed, and fold more runs in as needed.
+constexpr std::uint64_t kHashSeed = 0x9e3779b97f4a7c15ull;
+template <class It>
+std::uint64_t hashMore(std::uint64_t h, It first, It last)
+{
+    using Value = std::remove_cvref_t<decltype(*first)>;
+    for (; first != last; ++first) h = (h ^ static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<Value>>(*first))) * 0xff51afd7ed558ccdull;
+    return h;
+}
 
 class HashedIds {
 public:

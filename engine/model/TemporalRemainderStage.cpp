@@ -45,15 +45,6 @@ constexpr int kMaxJointStates = ReachableStates::kMaxStates;
 static_assert(kMaxTranslations + 1 <= ReachableStates::kMaxStates);
 // Per kind of child, its reuse state: the joint state of kinds sharing an offset.
 using JointReuse = std::array<std::int16_t, kMaxSharingKinds>;
-// A hash of the first n entries of a joint state.
-template <std::size_t N>
-std::uint64_t hashOfFirst(const std::array<std::int16_t, N>& v, int n)
-{
-    std::uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (int i = 0; i < n; ++i) h = (h ^ static_cast<std::uint16_t>(v[static_cast<std::size_t>(i)])) * 0xff51afd7ed558ccdull;
-    return h;
-}
-
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
 // what follows from the loops alone. Positions are relative to the sweep's first step.
 struct Sweep {
@@ -416,7 +407,7 @@ public:
         jointStates_.clear();
         jointStateIds_.clear();
         auto stateId = [&](const JointState& js) {
-            const std::uint64_t h = hashOfFirst(js.v, 2 * g);
+            const std::uint64_t h = hashMore(kHashSeed, js.v.begin(), js.v.begin() + 2 * g);
             const int known = jointStateIds_.find(h, [&](int id) { return jointStates_[static_cast<std::size_t>(id)] == js; });
             if (known >= 0) return known;
             if (static_cast<int>(jointStates_.size()) == ReachableStates::kMaxStates) return -1;
@@ -440,7 +431,7 @@ public:
         auto outcomeOf = [&](int j, int c, int into, KindMask busyAfter, int state) -> const StepOutcome& {
             const std::uint64_t key = ((static_cast<std::uint64_t>(j) * kMaxContexts + static_cast<std::uint64_t>(c)) * 2 +
                                        static_cast<std::uint64_t>(into)) * ReachableStates::kMaxStates + static_cast<std::uint64_t>(state);
-            const std::uint64_t hash = key * 0x9e3779b97f4a7c15ull;
+            const std::uint64_t hash = hashMore(kHashSeed, &key, &key + 1);
             const int known = outcomeIds_.find(hash, [&](int id) { return outcomes_[static_cast<std::size_t>(id)].first == key; });
             if (known >= 0) return outcomes_[static_cast<std::size_t>(known)].second;
             const JointState js = jointStates_[static_cast<std::size_t>(state)];
@@ -983,7 +974,7 @@ public:
             for (int x = g - 1; x >= 0; --x) id = id * radix_ + r[static_cast<std::size_t>(x)];
             return id;
         }
-        const std::uint64_t h = hashOfFirst(r, g);
+        const std::uint64_t h = hashMore(kHashSeed, r.begin(), r.begin() + g);
         const int known = reuseIds_.find(h, [&](int id) { return reuseStates_[static_cast<std::size_t>(id)] == r; });
         if (known >= 0) return known;
         if (static_cast<int>(reuseStates_.size()) == kMaxJointStates) return -1;
@@ -1146,8 +1137,8 @@ private:
             anyBefore = anyBefore || js.v[2 * ux + 1] != 0;
         }
         if (anyBefore) key.back = back;  // (without previous deltas the move changes nothing)
-        std::uint64_t hash = hashOfFirst(key.deltas.v, 2 * g);
-        for (int r = 0; r < f_->nRanks; ++r) hash = (hash ^ static_cast<std::uint64_t>(key.back[r])) * 0xff51afd7ed558ccdull;
+        const std::uint64_t hash = hashMore(hashMore(kHashSeed, key.deltas.v.begin(), key.deltas.v.begin() + 2 * g), key.back.begin(),
+                                            key.back.begin() + f_->nRanks);
         // (hashed: a joint sweep with many states may count thousands of steps)
         const int known = countedStepIds_.find(hash, [&](int id) {
             const CountedStep& k = countedSteps_[static_cast<std::size_t>(id)];
@@ -1268,8 +1259,7 @@ bool placeChildren(const TemporalRemainderAnalysis& analysis, const std::vector<
     analysis.behavioursOfKinds(behaviours);
     for (std::size_t c = 0; c < children.size(); ++c) {
         const ChildBehaviour& b = behaviours[c];
-        std::uint64_t h = b.busy * 0x9e3779b97f4a7c15ull;
-        for (const std::uint64_t r : b.residual) h = (h ^ r) * 0xff51afd7ed558ccdull;
+        const std::uint64_t h = hashMore(hashMore(kHashSeed, &b.busy, &b.busy + 1), b.residual.begin(), b.residual.end());
         int id = behaviourIds.find(h, [&](int i) { return behaviours[static_cast<std::size_t>(firstOfBehaviour[static_cast<std::size_t>(i)])] == b; });
         if (id < 0) {
             id = static_cast<int>(firstOfBehaviour.size());
@@ -1367,8 +1357,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         analysis.instanceEffects(ik.cats, effectsOfKind);
         const std::size_t n = effectsOfKind.size();  // the same for every kind
         if (n == 0) return 0;  // no spatial loop above the children: one kind
-        std::uint64_t h = 0x9e3779b97f4a7c15ull;
-        for (const std::uint8_t e : effectsOfKind) h = (h ^ e) * 0xff51afd7ed558ccdull;
+        const std::uint64_t h = hashMore(kHashSeed, effectsOfKind.begin(), effectsOfKind.end());
         const int known = effectsIds.find(h, [&](int id) {
             return std::equal(effectsOfKind.begin(), effectsOfKind.end(), effectsMet.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(id) * n));
         });
@@ -1444,10 +1433,12 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<std::vector<std::int64_t>> jointSent;
     jointKnown.clear();
     thread_local std::vector<ChildFigures> slotFigures;
+    std::size_t effectsSeen = 0;  // (effectsNumber numbers them as met: a new one is the next number)
     for (const Kind& ik : instances) {
         Key key;
         key.effects = effectsNumber(ik);
-        const bool newEffects = std::none_of(known.begin(), known.end(), [&](const auto& e) { return e.first.effects == key.effects; });
+        const bool newEffects = key.effects == effectsSeen;
+        if (newEffects) ++effectsSeen;
         if (sweptTogether && newEffects) {
             // The kinds' figures from the sweeps the joint counts need (below, while these are
             // still the ones swept).

@@ -11,6 +11,7 @@
 #include "model/PassThroughStage.h"
 #include "model/StageWalker.h"
 #include "model/TileGeometry.h"
+#include "support/StageFrames.h"
 #include "support/TestArchitectures.h"
 #include "support/TestWorkloads.h"
 
@@ -186,65 +187,60 @@ OffsetSharing offsetSharing(const StageFrame& f)
 void compareStages(const Workload& w, const Architecture& a, const Mapping& m, Tally& tally,
                    const ModelOptions& options = {}, bool (*only)(const StageFrame&) = nullptr)
 {
-    const NestLayout nest = buildNestLayout(w, m);
-    for (int t = 0; t < w.numTensors(); ++t) {
-        const std::vector<Vec> steps = projectSteps(w, nest, t);
-        for (int level = 0; level < a.numLevels(); ++level) {
-            const StageSpec spec = stageSpecFor(w, m, nest, steps, options, level, t);
-            StageFrame frame;
-            QVERIFY(buildStageFrame(spec, frame));
-            if (only && !only(frame)) continue;
-            StageResult walked, closed;
-            try {
-                walkStage(spec, walked);
-            } catch (const ExactBudgetExceeded&) {  // the oracle cannot tell: not compared
-                ++tally.pastOracle;
+    QVERIFY(test::forEachStage(w, a, m, options, [&](const StageSpec& spec, const StageFrame& frame) {
+        if (only && !only(frame)) return;
+        const NestLayout& nest = *spec.nest;
+        const int level = spec.level, t = spec.tensor;
+        StageResult walked, closed;
+        try {
+            walkStage(spec, walked);
+        } catch (const ExactBudgetExceeded&) {  // the oracle cannot tell: not compared
+            ++tally.pastOracle;
+            return;
+        }
+        ++tally.stages;
+        const std::string expected = describe(walked);
+        const auto forms = closedStageForms();
+        bool anyTook = false;
+        StageDecline why = StageDecline::NotApplicable;
+        for (std::size_t i = 0; i < forms.size(); ++i) {
+            clearStageResult(closed);
+            StageDecline d = forms[i].accepts(frame);
+            if (d == StageDecline::None) d = forms[i].analyze(frame, closed);
+            if (d != StageDecline::None) {
+                if (d != StageDecline::NotApplicable) why = d;
                 continue;
             }
-            ++tally.stages;
-            const std::string expected = describe(walked);
-            const auto forms = closedStageForms();
-            bool anyTook = false;
-            StageDecline why = StageDecline::NotApplicable;
-            for (std::size_t i = 0; i < forms.size(); ++i) {
-                clearStageResult(closed);
-                StageDecline d = forms[i].accepts(frame);
-                if (d == StageDecline::None) d = forms[i].analyze(frame, closed);
-                if (d != StageDecline::None) {
-                    if (d != StageDecline::NotApplicable) why = d;
-                    continue;
-                }
-                if (!closed.complete) continue;  // a ratio-only result: not comparable figure by figure
-                ++tally.taken[i];
-                if (frame.childRemainders && frame.groups() < frame.children) ++tally.sharedOffsets;
-                const OffsetSharing sharing = offsetSharing(frame);
-                tally.kindsShare[i] += sharing.kinds ? 1 : 0;
-                tally.idlersShare[i] += sharing.idlers ? 1 : 0;
-                tally.shapesShare[i] += sharing.shapes ? 1 : 0;
-                tally.manyKinds[i] += sharing.categories > 4 ? 1 : 0;
-                tally.mostKinds = std::max(tally.mostKinds, sharing.categories);
-                tally.shapeOnFanout[i] += frame.shapeOnFanout ? 1 : 0;
-                tally.kindsAndShape[i] += frame.childRemainders && frame.shapeDims != 0 ? 1 : 0;
-                tally.withLinks[i] += walked.linkTransfers > 0 ? 1 : 0;
-                anyTook = true;
-                const std::string got = describe(closed);
-                if (got != expected) {
-                    std::string loops;
-                    for (const auto& l : nest.loops)
-                        loops += w.dimNames[std::size_t(l.dim)] + std::to_string(l.bound) + "," + std::to_string(l.residual) +
-                                 (l.spatial() ? (l.kind == LoopKind::SpatialX ? "x" : "y") : "") + "@" + std::to_string(l.level) + " ";
-                    qWarning("%s, level %d tensor %d, nest %s:\n%swalker:\n%s", forms[i].name, level, t, loops.c_str(),
-                             got.c_str(), expected.c_str());
-                }
-                QCOMPARE(got, expected);
+            if (!closed.complete) continue;  // a ratio-only result: not comparable figure by figure
+            ++tally.taken[i];
+            if (frame.childRemainders && frame.groups() < frame.children) ++tally.sharedOffsets;
+            const OffsetSharing sharing = offsetSharing(frame);
+            tally.kindsShare[i] += sharing.kinds ? 1 : 0;
+            tally.idlersShare[i] += sharing.idlers ? 1 : 0;
+            tally.shapesShare[i] += sharing.shapes ? 1 : 0;
+            tally.manyKinds[i] += sharing.categories > 4 ? 1 : 0;
+            tally.mostKinds = std::max(tally.mostKinds, sharing.categories);
+            tally.shapeOnFanout[i] += frame.shapeOnFanout ? 1 : 0;
+            tally.kindsAndShape[i] += frame.childRemainders && frame.shapeDims != 0 ? 1 : 0;
+            tally.withLinks[i] += walked.linkTransfers > 0 ? 1 : 0;
+            anyTook = true;
+            const std::string got = describe(closed);
+            if (got != expected) {
+                std::string loops;
+                for (const auto& l : nest.loops)
+                    loops += w.dimNames[std::size_t(l.dim)] + std::to_string(l.bound) + "," + std::to_string(l.residual) +
+                             (l.spatial() ? (l.kind == LoopKind::SpatialX ? "x" : "y") : "") + "@" + std::to_string(l.level) + " ";
+                qWarning("%s, level %d tensor %d, nest %s:\n%swalker:\n%s", forms[i].name, level, t, loops.c_str(),
+                         got.c_str(), expected.c_str());
             }
-            if (!anyTook) {
-                ++tally.walkedOnly;
-                tally.walkedUnderLegacyRule += options.legacyZeroTranslationRule ? 1 : 0;
-                ++tally.walkedBecause[stageDeclineName(why)];
-            }
+            QCOMPARE(got, expected);
         }
-    }
+        if (!anyTook) {
+            ++tally.walkedOnly;
+            tally.walkedUnderLegacyRule += options.legacyZeroTranslationRule ? 1 : 0;
+            ++tally.walkedBecause[stageDeclineName(why)];
+        }
+    }));
 }
 
 StorageLevel level(const std::string& name, std::optional<std::int64_t> words, std::int64_t instances, std::int64_t meshX)
