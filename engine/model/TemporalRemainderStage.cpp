@@ -29,6 +29,18 @@ constexpr int kMaxShapeDims = 6;  // (Ruby's remainders below the children reach
 constexpr int kMaxShapes = 1 << kMaxShapeDims;
 // A carry's two tile shapes, packed: the previous one's in the low kMaxShapeDims bits.
 using CarryShapes = std::uint16_t;
+// A temporal loop's carry into its next iteration, from the last busy step of a non-last one to
+// the first busy step of the next (registerCarries): its move class in the translation table,
+// the new words it brings, its translation, and its two tiles' shapes (the previous one's in
+// the low kMaxShapeDims bits).
+struct CarryInfo {
+    int move = 0;
+    CarryShapes shapes = 0;
+    std::int64_t diff = 0;
+    Vec d{};
+};
+// Per temporal loop, context and into a non-last (0) or the last (1) iteration.
+using CarryTable = std::array<std::array<std::array<CarryInfo, 2>, kMaxContexts>, kMaxLoops>;
 constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children and their fanout (as the frame allows), and the leaf
 // Distinct translations (per kind at most two per loop and context: into a non-last or the last
 // iteration), as many as the sweeps' memo has reuse states (one per translation, and none
@@ -279,7 +291,8 @@ public:
         // Pass 2, from the empty reuse state: the moves after the sweep's first busy step.
         reachableStates<std::int64_t>().begin();
         auto reuseStep = [&](int j, int c, int into, std::int64_t wholeWords, int x) {
-            return tt_.reuse(x, move_[j][c][into], diff_[j][c][into], wholeWords, legacy);
+            const CarryInfo& k = (*carries_)[j][c][into];
+            return tt_.reuse(x, k.move, k.diff, wholeWords, legacy);
         };
         const StateStep after = followSweep<std::int64_t>(0, top, 0, KindCategories{f_->leafPos, &instanceCats, &childCats}, reuseStep);
         out.moved = words_[whole.first] + after.second;
@@ -309,9 +322,10 @@ public:
             const std::size_t until = std::min(moves.size(), from + kSumsPerSweep);
             auto linkStep = [&](int j, int c, int into, std::int64_t wholeWords, int state) -> StateStepOf<SweepSums> {
                 const int s = state % S, q = state / S;
-                const auto [to, moved] = reuse(s, move_[j][c][into], diff_[j][c][into], wholeWords);
+                const CarryInfo& k = (*carries_)[j][c][into];
+                const auto [to, moved] = reuse(s, k.move, k.diff, wholeWords);
                 if (moved == 0) return {to, SweepSums{}};
-                const Delta now = carryDelta(carryTiles(shapes_[j][c][into], carry_[j][c][into]), moved);
+                const Delta now = carryDelta(carryTiles(k.shapes, k.d), moved);
                 const int id = linkDeltaId(now);
                 if ((id + 1) * S > ReachableStates::kMaxStates) {  // (the sweep goes on; its figures are dropped)
                     overflow = true;
@@ -324,7 +338,7 @@ public:
                     for (int r = 0; r < nRanks; ++r) shift[r] = now.outer.lo[r] - before.outer.lo[r];
                     if (before.shiftedBy(shift, nRanks) == now) {
                         Vec difference{};  // the neighbour's offset less this child's
-                        for (int r = 0; r < nRanks; ++r) difference[r] = shift[r] + carry_[j][c][into][r];
+                        for (int r = 0; r < nRanks; ++r) difference[r] = shift[r] + k.d[r];
                         for (std::size_t i = from; i < until; ++i)
                             if (difference == moves[i]) {  // (the moves are distinct)
                                 served.v[i - from] = moved;
@@ -372,8 +386,14 @@ public:
         tt_.clear();
         if (figs) figs->resize(static_cast<std::size_t>(g));
         const bool carries = traces || !f_->spec->macStage || f_->linkCandidate;  // (as figures() has them)
+        struct Restore {  // (whatever the way out: figures() sweeps into the kind-alone table)
+            CarryTable*& at;
+            CarryTable* alone;
+            ~Restore() { at = alone; }
+        } restore{carries_, &tables_->carries};
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
+            if (traces) carries_ = &traces_[ux].carries;
             if (sweepLoops(instanceCats, *kindCats[ux], carries) != StageDecline::None) return false;
             if (figs) sweptFigures(instanceCats, *kindCats[ux], (*figs)[ux], nullptr);
             if (!traces) continue;
@@ -438,7 +458,7 @@ public:
             JointState next = js;
             // The instance's move into this step (child 0's), taking the previous deltas along.
             Vec back{};
-            for (int r = 0; r < nRanks; ++r) back[r] = -traceOf(base).carry[j][c][into][r];
+            for (int r = 0; r < nRanks; ++r) back[r] = -traceOf(base).carries[j][c][into].d[r];
             if (!((busyAfter >> base) & 1u)) overflow = true;  // (cannot be: child 0 works whenever the instance does)
             const std::array<std::int8_t, kMaxSharingKinds>& alike = kindsAlikeAt(j, c, into, busyAfter, g);
             for (int x = 0; x < g; ++x) {
@@ -457,8 +477,9 @@ public:
                     continue;
                 }
                 const KindTrace& trace = traceOf(x);
-                const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
-                const auto [to, moved] = reuse(js.v[2 * ux], trace.move[j][c][into], trace.diff[j][c][into], tiles.cur.size(nRanks));
+                const CarryInfo& k = trace.carries[j][c][into];
+                const CarryTiles tiles = carryTiles(k.shapes, k.d);
+                const auto [to, moved] = reuse(js.v[2 * ux], k.move, k.diff, tiles.cur.size(nRanks));
                 deltas[ux] = carryDelta(tiles, moved);
                 now[ux] = &deltas[ux];
                 next.v[2 * ux] = static_cast<std::int16_t>(to);
@@ -525,7 +546,8 @@ public:
             const KindTrace& t = traceOf(x);
             for (int y = 0; y < x; ++y) {
                 const KindTrace& o = traceOf(y);
-                if (((busyAfter >> y) & 1u) && o.shapes[j][c][into] == t.shapes[j][c][into] && o.carry[j][c][into] == t.carry[j][c][into]) {
+                const CarryInfo &ko = o.carries[j][c][into], &kt = t.carries[j][c][into];
+                if (((busyAfter >> y) & 1u) && ko.shapes == kt.shapes && ko.d == kt.d) {
                     out.first[ux] = static_cast<std::int8_t>(y);
                     break;
                 }
@@ -821,8 +843,9 @@ public:
         reachableStates<std::int64_t>().begin();
     }
 
-    // Keeps what the joint count needs of the kind just swept (sweepLoops): per position and
-    // context whether it works there and in the sweep's first step, and its carries.
+    // Keeps what the joint count needs of the kind just swept (sweepLoops), but for its carries,
+    // which the sweep wrote into the trace: per position and context whether it works there and
+    // in the sweep's first step.
     void captureTrace(int x)
     {
         KindTrace& trace = traces_[static_cast<std::size_t>(x)];
@@ -832,13 +855,6 @@ public:
                 const int c = static_cast<int>(fixed_[p] | sub);
                 const Sweep& sw = sweepAt(p, c);
                 trace.busy[p][c] = static_cast<std::uint8_t>((sw.busy ? 1 : 0) | (sw.startsBusy ? 2 : 0));
-                if (p < fanout && !f_->nest->loops[p].spatial()) {
-                    const int j = f_->temporalIndex[p];
-                    trace.move[j][c] = move_[j][c];
-                    trace.diff[j][c] = diff_[j][c];
-                    trace.carry[j][c] = carry_[j][c];
-                    trace.shapes[j][c] = shapes_[j][c];
-                }
                 if (sub == 0) break;
             }
     }
@@ -908,7 +924,8 @@ public:
                 out.newWordsId[ux] = out.newWordsId[us];
                 continue;
             }
-            const CarryTiles tiles = carryTiles(trace.shapes[j][c][into], trace.carry[j][c][into]);
+            const CarryInfo& k = trace.carries[j][c][into];
+            const CarryTiles tiles = carryTiles(k.shapes, k.d);
             out.wholeWords[static_cast<std::size_t>(x)] = tiles.cur.size(f_->nRanks);
             if (!several) {
                 out.wholeId[static_cast<std::size_t>(x)] = 0;
@@ -932,7 +949,8 @@ public:
             if ((carry.busyAfter >> x) & 1u) {
                 const KindTrace& trace = traceOf(x);
                 const std::int64_t whole = carry.wholeWords[static_cast<std::size_t>(x)];
-                const auto [to, moved] = reuse(sx, trace.move[j][c][into], trace.diff[j][c][into], whole, legacy);
+                const CarryInfo& k = trace.carries[j][c][into];
+                const auto [to, moved] = reuse(sx, k.move, k.diff, whole, legacy);
                 sx = to;
                 // (new words as many as the whole tile: no overlap, the whole tile as delta)
                 const int id = (moved == whole ? carry.wholeId : carry.newWordsId)[static_cast<std::size_t>(x)];
@@ -995,10 +1013,7 @@ public:
     // Loop j's carry into a non-last (0) or the last (1) iteration, copied between contexts.
     void copyCarry(int j, int fromContext, int fromInto, int toContext, int toInto)
     {
-        move_[j][toContext][toInto] = move_[j][fromContext][fromInto];
-        diff_[j][toContext][toInto] = diff_[j][fromContext][fromInto];
-        carry_[j][toContext][toInto] = carry_[j][fromContext][fromInto];
-        shapes_[j][toContext][toInto] = shapes_[j][fromContext][fromInto];
+        (*carries_)[j][toContext][toInto] = (*carries_)[j][fromContext][fromInto];
     }
     void copyCarries(int j, int from, int to)
     {
@@ -1027,10 +1042,11 @@ public:
             const Vec move = nShape_ > 0 ? centroidMove(ext_[prev], ext_[cur], d, nRanks) : d;
             const int m = tt_.findOrAdd(move, nRanks, legacy).first;
             if (m < 0) return StageDecline::Capacity;
-            move_[j][c][into] = m;
-            diff_[j][c][into] = words_[cur] - overlapWords(ext_[prev], ext_[cur], d, nRanks);
-            carry_[j][c][into] = d;
-            shapes_[j][c][into] = static_cast<CarryShapes>(prev | (cur << kMaxShapeDims));
+            CarryInfo& k = (*carries_)[j][c][into];
+            k.move = m;
+            k.diff = words_[cur] - overlapWords(ext_[prev], ext_[cur], d, nRanks);
+            k.d = d;
+            k.shapes = static_cast<CarryShapes>(prev | (cur << kMaxShapeDims));
         }
         return StageDecline::None;
     }
@@ -1049,22 +1065,18 @@ private:
     IndexedTranslationTable<kMaxTranslations> tt_;
     // What the joint count of kinds sharing an offset keeps of each kind's pass 1: per position
     // and context whether it works there (bit 0) and in the sweep's first step (bit 1), and its carries.
+    // (sweepKinds has sweepLoops write a kind's carries straight into its trace: copied there
+    // after the sweep, they were a fifth of the sweeps' time on 48 kinds of child)
     struct KindTrace {
         std::array<std::array<std::uint8_t, kMaxContexts>, kMaxPositions> busy;
-        std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move;
-        std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff;
-        std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry;
-        std::array<std::array<std::array<CarryShapes, 2>, kMaxContexts>, kMaxLoops> shapes;
+        CarryTable carries;
     };
     // The large tables (about 2.3 MB, sized for the worst stage; a stage writes an entry before
     // it reads it, but for the joint carries' stamps, which start at zero, below any run).
     struct Tables {
         std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info;
         std::array<std::array<const Sweep*, kMaxContexts>, kMaxPositions> sweeps;
-        std::array<std::array<std::array<int, 2>, kMaxContexts>, kMaxLoops> move;
-        std::array<std::array<std::array<std::int64_t, 2>, kMaxContexts>, kMaxLoops> diff;
-        std::array<std::array<std::array<Vec, 2>, kMaxContexts>, kMaxLoops> carry;
-        std::array<std::array<std::array<CarryShapes, 2>, kMaxContexts>, kMaxLoops> shapes;
+        CarryTable carries;  // the kind swept alone (figures())
         std::array<KindTrace, kMaxSharingKinds> traces;
         std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries;
         std::array<std::array<std::array<KindsAlike, 2>, kMaxContexts>, kMaxLoops> kindsAlike;
@@ -1075,10 +1087,9 @@ private:
     decltype(Tables::info)& info_ = tables_->info;
     decltype(Tables::sweeps)& sweeps_ = tables_->sweeps;
     const Sweep& sweepAt(int p, int c) const { return *sweeps_[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)]; }
-    decltype(Tables::move)& move_ = tables_->move;
-    decltype(Tables::diff)& diff_ = tables_->diff;
-    decltype(Tables::carry)& carry_ = tables_->carry;
-    decltype(Tables::shapes)& shapes_ = tables_->shapes;  // previous tile's shape | current's << kMaxShapeDims
+    // The carries of the kind at hand (sweepLoops writes them): per temporal loop, context and
+    // into which iteration; tables_->carries, or the kind's trace in sweepKinds.
+    CarryTable* carries_ = &tables_->carries;
     decltype(Tables::traces)& traces_ = tables_->traces;
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
     decltype(Tables::kindsAlike)& kindsAlike_ = tables_->kindsAlike;        // likewise
@@ -1223,7 +1234,7 @@ private:
                     const Sweep& s1 = sweepAt(p + 1, canon(p + 1, c));
                     if (tripsOf(l, bit, c) > 1 && s0.busy)
                         for (int into = 0; into < 2; ++into)
-                            if ((into ? s1 : s0).busy && carry_[j][c][into] == d) return true;
+                            if ((into ? s1 : s0).busy && (*carries_)[j][c][into].d == d) return true;
                     if (sub == 0) break;
                 }
             }
