@@ -12,6 +12,7 @@
 #include "model/ZeroedTable.h"
 
 #include <algorithm>
+#include <bit>
 #include <bitset>
 #include <limits>
 #include <memory>
@@ -48,13 +49,36 @@ constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children a
 // an unconstrained Ruby stage on 14x12 filled it, and the walker took the stage.
 constexpr int kMaxTranslations = ReachableStates::kMaxStates - 1;
 // Kinds of child that behave differently at one offset or where links form (remainders on
-// several fanout loops of an unconstrained 14x12 array make 5-48), and their joint reuse states,
-// numbered as met (two kinds of 25-30 reuse states each, as Ruby's Inputs on a fanout of M and Q
-// reach, walk for 50 ms; kinds that idle apart reach few of their combinations).
-constexpr int kMaxSharingKinds = 64;
-using KindMask = std::uint64_t;  // a bit per kind
+// several fanout loops of an unconstrained 14x12 array make 5-48, of a 32x32 or 64x64 one up to
+// 144; with room for 64, the walker took such stages where links form, for 270-320 ms), and
+// their joint reuse states, numbered as met (two kinds of 25-30 reuse states each, as Ruby's
+// Inputs on a fanout of M and Q reach, walk for 50 ms; kinds that idle apart reach few of their
+// combinations).
+constexpr int kMaxSharingKinds = 256;
+// A set of kinds of child (a bit per kind).
+class KindSet {
+public:
+    void add(int x) { w_[static_cast<std::size_t>(x >> 6)] |= std::uint64_t{1} << (x & 63); }
+    bool has(int x) const { return (w_[static_cast<std::size_t>(x >> 6)] >> (x & 63)) & 1u; }
+    bool empty() const
+    {
+        return std::all_of(w_.begin(), w_.end(), [](std::uint64_t v) { return v == 0; });
+    }
+    bool several() const
+    {
+        int n = 0;
+        for (std::uint64_t v : w_) n += std::popcount(v);
+        return n > 1;
+    }
+    bool operator==(const KindSet&) const = default;
+
+private:
+    std::array<std::uint64_t, kMaxSharingKinds / 64> w_{};
+};
 constexpr int kMaxJointStates = ReachableStates::kMaxStates;
 static_assert(kMaxTranslations + 1 <= ReachableStates::kMaxStates);
+// Per kind of child, another kind (by number) or itself.
+using KindFirsts = std::array<std::int16_t, kMaxSharingKinds>;
 // Per kind of child, its reuse state: the joint state of kinds sharing an offset.
 using JointReuse = std::array<std::int16_t, kMaxSharingKinds>;
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
@@ -428,7 +452,8 @@ public:
         jointStateIds_.clear();
         auto stateId = [&](const JointState& js) {
             const std::uint64_t h = hashMore(kHashSeed, js.v.begin(), js.v.begin() + 2 * g);
-            const int known = jointStateIds_.find(h, [&](int id) { return jointStates_[static_cast<std::size_t>(id)] == js; });
+            // (states, and the scratch ones, are read and written in their first 2g entries only)
+            const int known = jointStateIds_.find(h, [&](int id) { return sameState(jointStates_[static_cast<std::size_t>(id)], js, g); });
             if (known >= 0) return known;
             if (static_cast<int>(jointStates_.size()) == ReachableStates::kMaxStates) return -1;
             jointStates_.push_back(js);
@@ -448,23 +473,26 @@ public:
         countedStepIds_.clear();
         linkOutcomeSent_.clear();
         bool overflow = false;
-        auto outcomeOf = [&](int j, int c, int into, KindMask busyAfter, int state) -> const StepOutcome& {
+        auto outcomeOf = [&](int j, int c, int into, const KindSet& busyAfter, int state) -> const StepOutcome& {
             const std::uint64_t key = ((static_cast<std::uint64_t>(j) * kMaxContexts + static_cast<std::uint64_t>(c)) * 2 +
                                        static_cast<std::uint64_t>(into)) * ReachableStates::kMaxStates + static_cast<std::uint64_t>(state);
             const std::uint64_t hash = hashMore(kHashSeed, &key, &key + 1);
             const int known = outcomeIds_.find(hash, [&](int id) { return outcomes_[static_cast<std::size_t>(id)].first == key; });
             if (known >= 0) return outcomes_[static_cast<std::size_t>(known)].second;
-            const JointState js = jointStates_[static_cast<std::size_t>(state)];
-            JointState next = js;
+            JointState& js = jointState_;
+            JointState& next = jointNextState_;
+            const auto& met = jointStates_[static_cast<std::size_t>(state)].v;
+            std::copy(met.begin(), met.begin() + 2 * g, js.v.begin());
+            std::copy(met.begin(), met.begin() + 2 * g, next.v.begin());
             // The instance's move into this step (child 0's), taking the previous deltas along.
             Vec back{};
             for (int r = 0; r < nRanks; ++r) back[r] = -traceOf(base).carries[j][c][into].d[r];
-            if (!((busyAfter >> base) & 1u)) overflow = true;  // (cannot be: child 0 works whenever the instance does)
-            const std::array<std::int8_t, kMaxSharingKinds>& alike = kindsAlikeAt(j, c, into, busyAfter, g);
+            if (!busyAfter.has(base)) overflow = true;  // (cannot be: child 0 works whenever the instance does)
+            const KindFirsts& alike = kindsAlikeAt(j, c, into, busyAfter, g);
             for (int x = 0; x < g; ++x) {
                 const auto ux = static_cast<std::size_t>(x);
                 next.v[2 * ux + 1] = 0;
-                if (!((busyAfter >> x) & 1u)) {  // idle: its reuse memory kept, no delta
+                if (!busyAfter.has(x)) {  // idle: its reuse memory kept, no delta
                     now[ux] = &kNoDelta;
                     continue;
                 }
@@ -499,7 +527,7 @@ public:
         // each outcome that uses links occurs, eight outcomes a sweep.
         auto sum = [&](auto&& figure) -> std::optional<decltype(figure(StepOutcome{}))> {
             using Cost = decltype(figure(StepOutcome{}));
-            auto step = [&](int j, int c, int into, int entry, int inner, KindMask busyBefore, KindMask busyAfter,
+            auto step = [&](int j, int c, int into, int entry, int inner, const KindSet& busyBefore, const KindSet& busyAfter,
                             int state) -> StateStepOf<Cost> {
                 if (!jointPossible(entry, inner, busyBefore, busyAfter, g)) return {-1, Cost{}};
                 const StepOutcome& o = outcomeOf(j, c, into, busyAfter, state);
@@ -534,21 +562,21 @@ public:
     // iteration, the first busy kind whose carry has the same tiles (itself if none): its move
     // and new words follow from them, so from the same reuse state the two get the same delta.
     // Found once per carry and analysis.
-    const std::array<std::int8_t, kMaxSharingKinds>& kindsAlikeAt(int j, int c, int into, KindMask busyAfter, int g)
+    const KindFirsts& kindsAlikeAt(int j, int c, int into, const KindSet& busyAfter, int g)
     {
         KindsAlike& out = kindsAlike_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
         if (out.stamp == jointRun_) return out.first;
         out.stamp = jointRun_;
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
-            out.first[ux] = static_cast<std::int8_t>(x);
-            if (!((busyAfter >> x) & 1u)) continue;
+            out.first[ux] = static_cast<std::int16_t>(x);
+            if (!busyAfter.has(x)) continue;
             const KindTrace& t = traceOf(x);
             for (int y = 0; y < x; ++y) {
                 const KindTrace& o = traceOf(y);
                 const CarryInfo &ko = o.carries[j][c][into], &kt = t.carries[j][c][into];
-                if (((busyAfter >> y) & 1u) && ko.shapes == kt.shapes && ko.d == kt.d) {
-                    out.first[ux] = static_cast<std::int8_t>(y);
+                if (busyAfter.has(y) && ko.shapes == kt.shapes && ko.d == kt.d) {
+                    out.first[ux] = static_cast<std::int16_t>(y);
                     break;
                 }
             }
@@ -755,11 +783,14 @@ public:
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
         beginJoint();
         beginJointReuse(g);
-        auto shareStep = [&](int j, int c, int into, int entry, int inner, KindMask before, KindMask after, int x) -> StateStep {
+        auto shareStep = [&](int j, int c, int into, int entry, int inner, const KindSet& before, const KindSet& after, int x) -> StateStep {
             const JointCarry& carry = jointCarry(j, c, into, entry, inner, before, after, g);
             if (!carry.possible) return {-1, 0};
-            JointReuse next;
-            const std::int64_t words = jointStep(carry, j, c, into, jointReuse(x, g), next, g, legacy);
+            // (the first g entries only: the rest are never read, and copying all showed in the profile)
+            JointReuse& from = jointFrom_;
+            JointReuse& next = jointNext_;
+            jointReuse(x, g, from);
+            const std::int64_t words = jointStep(carry, j, c, into, from, next, g, legacy);
             return {jointReuseId(next, g), words};
         };
         const StateStep after = followJoint<std::int64_t>(0, top, 0, instanceCats, g, shareStep);
@@ -793,13 +824,13 @@ public:
         } else {
             const int c0 = canon(p + 1, bit >= 0 ? c & ~(1 << bit) : c), c1 = canon(p + 1, c);
             const std::int64_t trips = tripsOf(l, bit, c);
-            KindMask busy0 = 0, busy1 = 0;  // per kind: busy in a non-last iteration, in the last
+            KindSet busy0, busy1;  // the kinds busy in a non-last iteration, in the last
             for (int x = 0; x < g; ++x) {
                 const auto& b = traceOf(x).busy[p + 1];
-                if (b[c0] & 1) busy0 |= KindMask{1} << x;
-                if (b[c1] & 1) busy1 |= KindMask{1} << x;
+                if (b[c0] & 1) busy0.add(x);
+                if (b[c1] & 1) busy1.add(x);
             }
-            if (trips == 1 || busy0 == 0) {  // only the last iteration can work
+            if (trips == 1 || busy0.empty()) {  // only the last iteration can work
                 result = followJoint<Cost>(p + 1, c1, s, instanceCats, g, step);
             } else {
                 const int j = f_->temporalIndex[p];
@@ -815,7 +846,7 @@ public:
                 result = followJoint<Cost>(p + 1, c0, s, instanceCats, g, step);
                 if (result.first < 0 ||
                     !reachable.repeat(j, trips - 2, result.first, result.second, [&](int& x, Cost& w) { return iteration(0, x, w); }) ||
-                    (busy1 != 0 && !iteration(1, result.first, result.second)))
+                    (!busy1.empty() && !iteration(1, result.first, result.second)))
                     return {-1, Cost{}};
             }
         }
@@ -873,27 +904,31 @@ public:
     // it to a state).
     struct KindsAlike {
         std::uint32_t stamp = 0;
-        std::array<std::int8_t, kMaxSharingKinds> first;
+        KindFirsts first;
     };
     struct JointCarry {
         std::uint32_t stamp = 0;
         bool possible = false;
-        KindMask busyAfter = 0;
+        KindSet busyAfter;
         // Per kind busy after the carry: the ids of its two possible deltas (its whole tile and
         // the new words of its move), equal ids for equal deltas, and its whole tile's words.
-        std::array<int, kMaxSharingKinds> wholeId{}, newWordsId{};
-        std::array<std::int64_t, kMaxSharingKinds> wholeWords{};
+        // (a record per kind: the first few kinds' figures then share a cache line)
+        struct KindDeltas {
+            int wholeId = 0, newWordsId = 0;
+            std::int64_t wholeWords = 0;
+        };
+        std::array<KindDeltas, kMaxSharingKinds> kinds{};
     };
     // Whether the kinds can join at a carry into context `entry` at position `inner`: none busy
     // after it was idle before it or idles in its first step.
-    bool jointPossible(int entry, int inner, KindMask busyBefore, KindMask busyAfter, int g) const
+    bool jointPossible(int entry, int inner, const KindSet& busyBefore, const KindSet& busyAfter, int g) const
     {
         for (int x = 0; x < g; ++x)
-            if ((busyAfter >> x) & 1u)
-                if (!((busyBefore >> x) & 1u) || !(traceOf(x).busy[inner][entry] & 2)) return false;
+            if (busyAfter.has(x))
+                if (!busyBefore.has(x) || !(traceOf(x).busy[inner][entry] & 2)) return false;
         return true;
     }
-    const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, KindMask busyBefore, KindMask busyAfter, int g)
+    const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, const KindSet& busyBefore, const KindSet& busyAfter, int g)
     {
         JointCarry& out = jointCarries_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
         if (out.stamp == jointRun_) return out;
@@ -904,7 +939,7 @@ public:
         if (!jointPossible(entry, inner, busyBefore, busyAfter, g)) return out;
         out.possible = true;
         // With one kind busy its delta is sent whichever it is: the deltas need not be told apart.
-        const bool several = (busyAfter & (busyAfter - 1)) != 0;
+        const bool several = busyAfter.several();
         int nDeltas = 0;
         auto idOf = [&](const Delta& d) {
             const int at = static_cast<int>(std::find(jointDeltas_.begin(), jointDeltas_.begin() + nDeltas, d) - jointDeltas_.begin());
@@ -912,28 +947,27 @@ public:
             return at;
         };
         for (int x = 0; x < g; ++x) {
-            if (!((busyAfter >> x) & 1u)) continue;
+            if (!busyAfter.has(x)) continue;
             const KindTrace& trace = traceOf(x);
             // A kind whose carry has the same tiles as an earlier one's (kinds that only idle
             // apart, the usual case) has the same deltas: no need to build them again.
             const int same = kindsAlikeAt(j, c, into, busyAfter, g)[static_cast<std::size_t>(x)];
             if (same < x) {
                 const auto ux = static_cast<std::size_t>(x), us = static_cast<std::size_t>(same);
-                out.wholeWords[ux] = out.wholeWords[us];
-                out.wholeId[ux] = out.wholeId[us];
-                out.newWordsId[ux] = out.newWordsId[us];
+                out.kinds[ux] = out.kinds[us];
                 continue;
             }
             const CarryInfo& k = trace.carries[j][c][into];
             const CarryTiles tiles = carryTiles(k.shapes, k.d);
-            out.wholeWords[static_cast<std::size_t>(x)] = tiles.cur.size(f_->nRanks);
+            JointCarry::KindDeltas& mine = out.kinds[static_cast<std::size_t>(x)];
+            mine.wholeWords = tiles.cur.size(f_->nRanks);
             if (!several) {
-                out.wholeId[static_cast<std::size_t>(x)] = 0;
-                out.newWordsId[static_cast<std::size_t>(x)] = 1;
+                mine.wholeId = 0;
+                mine.newWordsId = 1;
                 continue;
             }
-            out.wholeId[static_cast<std::size_t>(x)] = idOf(wholeDelta(tiles.cur, f_->nRanks));
-            out.newWordsId[static_cast<std::size_t>(x)] = idOf(difference(tiles.cur, tiles.prev, f_->nRanks));
+            mine.wholeId = idOf(wholeDelta(tiles.cur, f_->nRanks));
+            mine.newWordsId = idOf(difference(tiles.cur, tiles.prev, f_->nRanks));
         }
         return out;
     }
@@ -943,17 +977,17 @@ public:
     {
         std::bitset<2 * kMaxSharingKinds> sent;  // the ids of the distinct deltas of this step
         std::int64_t cost = 0;
-        next = from;
         for (int x = 0; x < g; ++x) {
             int sx = from[static_cast<std::size_t>(x)];
-            if ((carry.busyAfter >> x) & 1u) {
+            if (carry.busyAfter.has(x)) {
                 const KindTrace& trace = traceOf(x);
-                const std::int64_t whole = carry.wholeWords[static_cast<std::size_t>(x)];
+                const JointCarry::KindDeltas& deltas = carry.kinds[static_cast<std::size_t>(x)];
+                const std::int64_t whole = deltas.wholeWords;
                 const CarryInfo& k = trace.carries[j][c][into];
                 const auto [to, moved] = reuse(sx, k.move, k.diff, whole, legacy);
                 sx = to;
                 // (new words as many as the whole tile: no overlap, the whole tile as delta)
-                const int id = (moved == whole ? carry.wholeId : carry.newWordsId)[static_cast<std::size_t>(x)];
+                const int id = moved == whole ? deltas.wholeId : deltas.newWordsId;
                 if (moved > 0 && !sent.test(static_cast<std::size_t>(id))) {
                     sent.set(static_cast<std::size_t>(id));
                     cost += moved;
@@ -977,12 +1011,15 @@ public:
         reuseIds_.clear();
         if (radix_ == 0) jointReuseId(JointReuse{}, g);
     }
-    JointReuse jointReuse(int id, int g) const
+    // Joint reuse state `id` into the first g entries of r.
+    void jointReuse(int id, int g, JointReuse& r) const
     {
-        if (radix_ == 0) return reuseStates_[static_cast<std::size_t>(id)];
-        JointReuse r{};
+        if (radix_ == 0) {
+            const JointReuse& met = reuseStates_[static_cast<std::size_t>(id)];
+            std::copy(met.begin(), met.begin() + g, r.begin());
+            return;
+        }
         for (int x = 0; x < g; ++x, id /= radix_) r[static_cast<std::size_t>(x)] = static_cast<std::int16_t>(id % radix_);
-        return r;
     }
     // The number of joint reuse state r; -1 past the tables' room.
     int jointReuseId(const JointReuse& r, int g)
@@ -993,7 +1030,10 @@ public:
             return id;
         }
         const std::uint64_t h = hashMore(kHashSeed, r.begin(), r.begin() + g);
-        const int known = reuseIds_.find(h, [&](int id) { return reuseStates_[static_cast<std::size_t>(id)] == r; });
+        const int known = reuseIds_.find(h, [&](int id) {
+            const JointReuse& met = reuseStates_[static_cast<std::size_t>(id)];
+            return std::equal(r.begin(), r.begin() + g, met.begin());
+        });
         if (known >= 0) return known;
         if (static_cast<int>(reuseStates_.size()) == kMaxJointStates) return -1;
         reuseStates_.push_back(r);
@@ -1071,8 +1111,9 @@ private:
         std::array<std::array<std::uint8_t, kMaxContexts>, kMaxPositions> busy;
         CarryTable carries;
     };
-    // The large tables (about 2.3 MB, sized for the worst stage; a stage writes an entry before
-    // it reads it, but for the joint carries' stamps, which start at zero, below any run).
+    // The large tables (about 77 MB of address space, sized for the worst stage, of which
+    // a stage touches what its loops, contexts and kinds use; a stage writes an entry before it
+    // reads it, but for the joint carries' stamps, which start at zero, below any run).
     struct Tables {
         std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info;
         std::array<std::array<const Sweep*, kMaxContexts>, kMaxPositions> sweeps;
@@ -1080,6 +1121,9 @@ private:
         std::array<KindTrace, kMaxSharingKinds> traces;
         std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries;
         std::array<std::array<std::array<KindsAlike, 2>, kMaxContexts>, kMaxLoops> kindsAlike;
+        std::array<Delta, 2 * kMaxSharingKinds> jointDeltas;  // jointCarry's scratch (not made afresh per carry: they are large)
+        std::array<Delta, kMaxSharingKinds> jointNow;          // jointLinks' deltas of a step
+        std::array<Box, kMaxSharingKinds> firstTiles;          // sharedOffsetWords' first tiles
     };
     ZeroedTable<Tables> tables_{1};
     // Per position and context its sweep: built in info_ where the loop changes it, else the
@@ -1094,8 +1138,8 @@ private:
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
     decltype(Tables::kindsAlike)& kindsAlike_ = tables_->kindsAlike;        // likewise
     std::uint32_t jointRun_ = 0;
-    std::array<Delta, 2 * kMaxSharingKinds> jointDeltas_;  // jointCarry's scratch (not made afresh per carry: they are large)
-    std::array<Delta, kMaxSharingKinds> jointNow_;  // jointLinks' deltas of a step
+    decltype(Tables::jointDeltas)& jointDeltas_ = tables_->jointDeltas;
+    decltype(Tables::jointNow)& jointNow_ = tables_->jointNow;
     // Per trace slot (sweepKinds): whether its kind works, and from its first step, and that step's tile shape.
     struct Opening {
         bool busy = false, startsBusy = false;
@@ -1107,7 +1151,8 @@ private:
     const KindTrace& traceOf(int x) const { return traces_[traceSlot_[static_cast<std::size_t>(x)]]; }
     std::array<const Delta*, kMaxSharingKinds> jointNowOf_, jointBeforeOf_;  // ... per kind, and of the step before
     static inline const Delta kNoDelta{};
-    std::array<Box, kMaxSharingKinds> firstTiles_;                // sharedOffsetWords' first tiles
+    decltype(Tables::firstTiles)& firstTiles_ = tables_->firstTiles;
+    JointReuse jointFrom_, jointNext_;  // sharedOffsetWords' scratch: a step's joint reuse state, and the next
     std::tuple<ReachableStates, ReachableStatesOf<LinkFigures>, ReachableStatesOf<SweepSums>> reachables_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none).
     std::vector<Delta> linkDeltas_;
@@ -1117,8 +1162,12 @@ private:
     // the words each child forwards in it.
     struct JointState {
         std::array<std::int16_t, 2 * kMaxSharingKinds> v{};
-        bool operator==(const JointState&) const = default;
     };
+    static bool sameState(const JointState& a, const JointState& b, int g)
+    {
+        return std::equal(a.v.begin(), a.v.begin() + 2 * g, b.v.begin());
+    }
+    JointState jointState_, jointNextState_;  // jointLinks' scratch: a step's joint state, and the next
     struct StepOutcome {
         int next = 0;
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
@@ -1139,7 +1188,10 @@ private:
                                    const std::vector<int>& slotOf, const std::array<const Delta*, kMaxSharingKinds>& now,
                                    std::array<const Delta*, kMaxSharingKinds>& before, bool& overflow)
     {
-        CountedStep key;
+        CountedStep& key = countedKey_;  // (its first 2g deltas set here, the rest never read)
+        key.back = Vec{};
+        key.figures = MeshLinks::StepFigures{};
+        key.linkOutcome = -1;
         bool anyBefore = false;
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
@@ -1153,7 +1205,7 @@ private:
         // (hashed: a joint sweep with many states may count thousands of steps)
         const int known = countedStepIds_.find(hash, [&](int id) {
             const CountedStep& k = countedSteps_[static_cast<std::size_t>(id)];
-            return k.deltas == key.deltas && k.back == key.back;
+            return sameState(k.deltas, key.deltas, g) && k.back == key.back;
         });
         if (known >= 0) return countedSteps_[static_cast<std::size_t>(known)];
         countedStepIds_.add(hash);
@@ -1183,6 +1235,7 @@ private:
     std::vector<std::pair<std::uint64_t, StepOutcome>> outcomes_;
     HashedIds outcomeIds_;
     std::vector<CountedStep> countedSteps_;
+    CountedStep countedKey_;  // countedStep's scratch key
     HashedIds countedStepIds_;  // countedSteps_ by the hash of their keys
     std::vector<std::vector<std::int64_t>> linkOutcomeSent_;
     std::vector<std::int64_t> stepSent_;  // countStep's scratch
@@ -1380,7 +1433,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
     thread_local std::vector<std::pair<Key, ChildFigures>> known;
     known.clear();
     // The joint words of a sharing (Key::child: its index) and the subset of its kinds busy.
-    thread_local std::vector<std::pair<std::pair<Key, KindMask>, std::int64_t>> knownShared;
+    thread_local std::vector<std::pair<std::pair<Key, KindSet>, std::int64_t>> knownShared;
     knownShared.clear();
     // The distinct words of a kind of child (its index) under an instance of a number of effects.
     thread_local std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::int64_t>> knownDistinct;
@@ -1486,14 +1539,14 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         for (std::size_t c = 0; c < children.size(); ++c) accesses += groups[c] * figs[c].moved;
         for (std::size_t i = 0; i < sharings.size() && !jointKinds; ++i) {
             const Sharing& sh = sharings[i];
-            std::array<const std::vector<Cat>*, kMaxSharingKinds> busyKinds{};
-            std::array<int, kMaxSharingKinds> slots{};
-            KindMask subset = 0;
+            std::array<const std::vector<Cat>*, kMaxSharingKinds> busyKinds;  // (the first g set below: not zeroed, they are large)
+            std::array<int, kMaxSharingKinds> slots;
+            KindSet subset;
             int g = 0, only = 0;
             for (int x = 0; x < sh.g; ++x) {
                 const int c = sh.kinds[static_cast<std::size_t>(x)];
                 if (figs[static_cast<std::size_t>(c)].active == 0) continue;  // idle throughout for this instance
-                subset |= KindMask{1} << x;
+                subset.add(x);
                 only = c;
                 slots[static_cast<std::size_t>(g)] = sweptTogether ? slotOfKind[static_cast<std::size_t>(c)] : g;
                 busyKinds[static_cast<std::size_t>(g++)] = &children[static_cast<std::size_t>(c)].cats;

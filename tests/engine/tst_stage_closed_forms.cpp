@@ -554,6 +554,19 @@ private slots:
         QVERIFY(tally.stages >= 160);  // (170 compared)
         QCOMPARE(tally.walkedOnly, 0);
     }
+    // On a 32x32 array, up to 96 kinds of child behave differently where links form: past the 64
+    // kinds the joint link count once took, the walker took those stages (270 ms each). The 37th
+    // mapping of this seed has one (with room for 64 kinds, this fails: one stage walked).
+    void unconstrainedLargerArrayRubyManyKindsAndLinks()
+    {
+        const Tally tally = unconstrainedLargeArray(
+            MapspaceKind::Ruby, 1, 37,
+            [](const StageFrame& f) { return f.childRemainders && f.linkCandidate && offsetSharing(f).categories > 64; }, 5'000'000, 32,
+            32);
+        QVERIFY(tally.stages >= 10);  // (12 compared, 5 past the walker's budget)
+        QVERIFY(tally.ofCounts("temporal-remainder", tally.withLinks) >= 1);
+        QCOMPARE(tally.walkedOnly, 0);
+    }
 
     void smallGridsRuby()
     {
@@ -620,10 +633,10 @@ private:
     // `count` random mappings whose tiles fit of the unconstrained mapspace `kind` of VGG-16 conv3_1
     // on a 14x12 array, from `seed`, their stages that pass `only` compared.
     static Tally unconstrainedLargeArray(MapspaceKind kind, std::uint64_t seed, int count, bool (*only)(const StageFrame&),
-                                         std::uint64_t walkSteps = 20'000'000)
+                                         std::uint64_t walkSteps = 20'000'000, std::int64_t meshX = 14, std::int64_t meshY = 12)
     {
         const Workload w = test::vggConv3_1();
-        const Architecture a = test::bufferAndPeArray(14, 12, 256);
+        const Architecture a = test::bufferAndPeArray(meshX, meshY, 256);
         const Mapspace s(w, a, kind);
         std::mt19937_64 rng(seed);
         ModelOptions oracle;
