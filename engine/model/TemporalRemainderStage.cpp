@@ -690,21 +690,52 @@ public:
         return result;
     }
 
-    // What the spatial loops above the children do to an instance of categories `cats`, appended
-    // to `out`: per loop and (canonical) context there, 0xff where the instance idles, else the
-    // context below it. The analysis reads an instance's categories only so (spatialEffect, in
-    // contexts among these), so kinds of equal effects have equal figures.
-    void instanceEffects(const std::vector<Cat>& cats, std::vector<std::uint8_t>& out) const
+    // What a spatial loop above the children does to an instance of category `cat`: per
+    // (canonical) context there, the context below it, or 0xff where the instance idles. The
+    // analysis reads an instance's categories only so (spatialEffect, in contexts among these),
+    // so kinds of equal effects on every loop have equal figures.
+    using LoopEffect = std::array<std::uint8_t, kMaxContexts>;
+    LoopEffect loopEffect(int p, Cat cat) const
     {
-        for (int p = 0; p < f_->leafPos; ++p) {
-            const NestLoop& l = f_->nest->loops[p];
-            if (!l.spatial()) continue;
-            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
-                const Spatial sp = spatialEffect(cats[static_cast<std::size_t>(p)], bitOf_[l.dim], static_cast<int>(fixed_[p] | sub));
-                out.push_back(sp.active ? static_cast<std::uint8_t>(canon(p + 1, sp.inner)) : std::uint8_t{0xff});
-                if (sub == 0) break;
-            }
+        const NestLoop& l = f_->nest->loops[static_cast<std::size_t>(p)];
+        LoopEffect out{};
+        for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+            const int c = static_cast<int>(fixed_[p] | sub);
+            const Spatial sp = spatialEffect(cat, bitOf_[l.dim], c);
+            out[static_cast<std::size_t>(c)] = sp.active ? static_cast<std::uint8_t>(canon(p + 1, sp.inner)) : std::uint8_t{0xff};
+            if (sub == 0) break;
         }
+        return out;
+    }
+    // Numbers the effects of the spatial loops above the children: per loop, its categories of
+    // the same effect (loopEffect) one class, the classes of a kind of instance read as a
+    // mixed-radix number (effectsKey): kinds of equal keys have equal effects. (Numbered once per
+    // stage: each kind's effects built context by context were a fifth of a MAC stage with 96
+    // kinds of instance.)
+    void numberEffects()
+    {
+        effectDigits_.clear();
+        for (int p = 0; p < f_->leafPos; ++p) {
+            const NestLoop& l = f_->nest->loops[static_cast<std::size_t>(p)];
+            if (!l.spatial()) continue;
+            EffectDigit d;
+            d.pos = p;
+            std::array<LoopEffect, kCats> seen;
+            for (const auto& [cat, count] : walker::categoriesOf(l, f_->nest->dimImperfect(l.dim))) {
+                const LoopEffect e = loopEffect(p, cat);
+                int cls = 0;
+                while (cls < d.classes && seen[static_cast<std::size_t>(cls)] != e) ++cls;
+                if (cls == d.classes) seen[static_cast<std::size_t>(d.classes++)] = e;
+                d.classOf[static_cast<std::size_t>(cat)] = static_cast<std::uint8_t>(cls);
+            }
+            if (d.classes > 1) effectDigits_.push_back(d);  // (one class: no kind differs there)
+        }
+    }
+    std::uint64_t effectsKey(const std::vector<Cat>& cats) const
+    {
+        std::uint64_t key = 0;
+        for (const EffectDigit& d : effectDigits_) key = key * static_cast<std::uint64_t>(d.classes) + d.classOf[static_cast<std::size_t>(cats[static_cast<std::size_t>(d.pos)])];
+        return key;
     }
 
     // With several kinds of child, per kind (in enumerateKinds' order over the fanout loops)
@@ -1240,6 +1271,16 @@ private:
     std::vector<std::vector<std::int64_t>> linkOutcomeSent_;
     std::vector<std::int64_t> stepSent_;  // countStep's scratch
 
+    // numberEffects(): per spatial loop above the children where categories act differently,
+    // its number of classes and each category's class.
+    static constexpr int kCats = static_cast<int>(Cat::AtBoth) + 1;
+    struct EffectDigit {
+        int pos = 0;
+        int classes = 0;
+        std::array<std::uint8_t, kCats> classOf{};
+    };
+    std::vector<EffectDigit> effectDigits_;
+
     std::uint8_t shapeOf(int context) const
     {
         std::uint8_t m = 0;
@@ -1403,7 +1444,7 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         placement.build(f, true);
         if (!placeChildren(analysis, children, placement, standsFor, groups, sharings)) return StageDecline::ChildKindsShareOffset;
     }
-    // Kinds of instance whose spatial loops act alike (instanceEffects; in Ruby's searches on
+    // Kinds of instance whose spatial loops act alike (numberEffects; in Ruby's searches on
     // VGG-16 conv3_1 two kinds in three have another kind's effects, on AlexNet conv2 one in
     // two) with children of the same behaviour, where they are of several kinds, see the same
     // figures.
@@ -1412,23 +1453,19 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
         std::size_t child = 0;
         bool operator==(const Key&) const = default;
     };
-    thread_local std::vector<std::uint8_t> effectsMet, effectsOfKind;  // (effectsMet: each one met, concatenated)
+    thread_local std::vector<std::uint64_t> effectsMet;  // the effects keys met, by number
     thread_local HashedIds effectsIds;  // (hashed: up to 144 kinds of instance a stage)
     effectsMet.clear();
     effectsIds.clear();
+    analysis.numberEffects();
     auto effectsNumber = [&](const Kind& ik) -> std::size_t {
-        effectsOfKind.clear();
-        analysis.instanceEffects(ik.cats, effectsOfKind);
-        const std::size_t n = effectsOfKind.size();  // the same for every kind
-        if (n == 0) return 0;  // no spatial loop above the children: one kind
-        const std::uint64_t h = hashMore(kHashSeed, effectsOfKind.begin(), effectsOfKind.end());
-        const int known = effectsIds.find(h, [&](int id) {
-            return std::equal(effectsOfKind.begin(), effectsOfKind.end(), effectsMet.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(id) * n));
-        });
+        const std::uint64_t key = analysis.effectsKey(ik.cats);
+        const std::uint64_t h = hashMore(kHashSeed, &key, &key + 1);
+        const int known = effectsIds.find(h, [&](int id) { return effectsMet[static_cast<std::size_t>(id)] == key; });
         if (known >= 0) return static_cast<std::size_t>(known);
         effectsIds.add(h);
-        effectsMet.insert(effectsMet.end(), effectsOfKind.begin(), effectsOfKind.end());
-        return effectsMet.size() / n - 1;
+        effectsMet.push_back(key);
+        return effectsMet.size() - 1;
     };
     thread_local std::vector<std::pair<Key, ChildFigures>> known;
     known.clear();
