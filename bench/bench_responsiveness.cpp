@@ -11,7 +11,8 @@
 //       each evaluated alone with the default options after 50 untimed ones (a thread's first
 //       evaluations set up its tables), with which analyses took their stages (target: every one
 //       under 1 ms).
-// Usage: bench_responsiveness [cancels per configuration, default 5]
+// Usage: bench_responsiveness [cancels per configuration, default 5] [columns rows, default 14 12]
+//   (the PE array's size: larger arrays have children of more kinds per stage)
 #include "support/TestArchitectures.h"
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
@@ -35,8 +36,6 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-
-Architecture array14x12() { return test::bufferAndPeArray(14, 12, 256); }
 
 const char* verdict(bool met) { return met ? "met" : "NOT met"; }
 
@@ -62,16 +61,17 @@ double cancelLatency(const Mapspace& space, int threads, std::chrono::millisecon
 int main(int argc, char** argv)
 {
     const int repeats = argc > 1 ? std::atoi(argv[1]) : 5;
-    if (repeats <= 0) {
-        std::fprintf(stderr, "usage: bench_responsiveness [cancels per configuration > 0]\n");
+    const long columns = argc > 3 ? std::atol(argv[2]) : 14, rows = argc > 3 ? std::atol(argv[3]) : 12;
+    if (repeats <= 0 || argc == 3 || columns <= 0 || rows <= 0 || columns > 1024 || rows > 1024) {
+        std::fprintf(stderr, "usage: bench_responsiveness [cancels per configuration > 0] [columns rows, 1-1024 each]\n");
         return 2;
     }
     ConvParams cp;
     cp.M = 256; cp.C = 128; cp.P = 56; cp.Q = 56; cp.R = 3; cp.S = 3;
     const Workload w = makeConv2d(cp);
-    const Architecture a = array14x12();
+    const Architecture a = test::bufferAndPeArray(columns, rows, 256);
 
-    std::printf("Mapspace ready (build, count, first random mapping), VGG conv3_1 on 14x12; target < 2 s:\n");
+    std::printf("Mapspace ready (build, count, first random mapping), VGG conv3_1 on %ldx%ld; target < 2 s:\n", columns, rows);
     for (MapspaceKind k : allMapspaceKinds()) {
         const auto t0 = Clock::now();
         const Mapspace s(w, a, k);
