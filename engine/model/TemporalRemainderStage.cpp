@@ -710,8 +710,8 @@ public:
     // Numbers the effects of the spatial loops above the children: per loop, its categories of
     // the same effect (loopEffect) one class, the classes of a kind of instance read as a
     // mixed-radix number (effectsKey): kinds of equal keys have equal effects. (Numbered once per
-    // stage: each kind's effects built context by context were a fifth of a MAC stage with 96
-    // kinds of instance.)
+    // stage: each kind's effects built context by context showed in the profile of MAC stages
+    // with 96 kinds of instance, about 7% of the slowest unconstrained Ruby evaluation.)
     void numberEffects()
     {
         effectDigits_.clear();
