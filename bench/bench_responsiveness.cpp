@@ -62,7 +62,7 @@ int main(int argc, char** argv)
 {
     const int repeats = argc > 1 ? std::atoi(argv[1]) : 5;
     const long columns = argc > 3 ? std::atol(argv[2]) : 14, rows = argc > 3 ? std::atol(argv[3]) : 12;
-    if (repeats <= 0 || argc == 3 || columns <= 0 || rows <= 0 || columns > 1024 || rows > 1024) {
+    if (repeats <= 0 || argc == 3 /* columns without rows */ || columns <= 0 || rows <= 0 || columns > 1024 || rows > 1024) {
         std::fprintf(stderr, "usage: bench_responsiveness [cancels per configuration > 0] [columns rows, 1-1024 each]\n");
         return 2;
     }

@@ -14,6 +14,7 @@ namespace nestor::model::walker {
 // Where a spatial index sits relative to its loop's residual r and bound b; this is all that
 // decides whether the instance is busy and whether it is the last index, in either mode.
 enum class Cat : std::uint8_t { Any, BelowRes, AtRes, Between, AtBound, AtBoth };
+constexpr int kCatCount = static_cast<int>(Cat::AtBoth) + 1;  // (AtBoth: the last one)
 
 struct CatEffect {
     bool active;

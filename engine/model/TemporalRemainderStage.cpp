@@ -32,8 +32,7 @@ constexpr int kMaxShapes = 1 << kMaxShapeDims;
 using CarryShapes = std::uint16_t;
 // A temporal loop's carry into its next iteration, from the last busy step of a non-last one to
 // the first busy step of the next (registerCarries): its move class in the translation table,
-// the new words it brings, its translation, and its two tiles' shapes (the previous one's in
-// the low kMaxShapeDims bits).
+// the new words it brings, its translation, and its two tiles' shapes.
 struct CarryInfo {
     int move = 0;
     CarryShapes shapes = 0;
@@ -186,9 +185,11 @@ public:
     }
 
     // Pass 1, inside out, for one kind of instance and of child: the sweeps (info_) and, with
-    // `carries`, every carry's translation, added to the translation table; Capacity when it is full.
-    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries = true)
+    // `carries`, every carry's translation, added to the translation table, and the carries
+    // written to `into` (which the passes after read as carries_); Capacity when it is full.
+    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries, CarryTable& into)
     {
+        carries_ = &into;
         // (the per-rank loops unrolled for the common four-rank tensors: a fifth of Ruby's instructions)
         return f_->nRanks == 4 ? sweepLoopsOf<4>(instanceCats, childCats, carries) : sweepLoopsOf<0>(instanceCats, childCats, carries);
     }
@@ -285,7 +286,7 @@ public:
         // A MAC operand is read in every busy step: its count needs no carries, but where links
         // may form (linksPossible looks at every carry).
         const bool carries = !f_->spec->macStage || f_->linkCandidate;
-        if (sweepLoops(instanceCats, childCats, carries) != StageDecline::None) return StageDecline::Capacity;
+        if (sweepLoops(instanceCats, childCats, carries, tables_->carries) != StageDecline::None) return StageDecline::Capacity;
         return sweptFigures(instanceCats, childCats, out, &linked);
     }
     // figures() of the kind sweepLoops() last swept (with carries); `linked` null where the
@@ -410,15 +411,11 @@ public:
         tt_.clear();
         if (figs) figs->resize(static_cast<std::size_t>(g));
         const bool carries = traces || !f_->spec->macStage || f_->linkCandidate;  // (as figures() has them)
-        struct Restore {  // (whatever the way out: figures() sweeps into the kind-alone table)
-            CarryTable*& at;
-            CarryTable* alone;
-            ~Restore() { at = alone; }
-        } restore{carries_, &tables_->carries};
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
-            if (traces) carries_ = &traces_[ux].carries;
-            if (sweepLoops(instanceCats, *kindCats[ux], carries) != StageDecline::None) return false;
+            // (carries the joint counts read go straight into the kind's trace)
+            CarryTable& into = traces ? traces_[ux].carries : tables_->carries;
+            if (sweepLoops(instanceCats, *kindCats[ux], carries, into) != StageDecline::None) return false;
             if (figs) sweptFigures(instanceCats, *kindCats[ux], (*figs)[ux], nullptr);
             if (!traces) continue;
             const Sweep& whole = sweepAt(0, top);
@@ -479,11 +476,10 @@ public:
             const std::uint64_t hash = hashMore(kHashSeed, &key, &key + 1);
             const int known = outcomeIds_.find(hash, [&](int id) { return outcomes_[static_cast<std::size_t>(id)].first == key; });
             if (known >= 0) return outcomes_[static_cast<std::size_t>(known)].second;
-            JointState& js = jointState_;
+            // (js is read until countedStep returns; only stateId, after it, adds states)
+            const JointState& js = jointStates_[static_cast<std::size_t>(state)];
             JointState& next = jointNextState_;
-            const auto& met = jointStates_[static_cast<std::size_t>(state)].v;
-            std::copy(met.begin(), met.begin() + 2 * g, js.v.begin());
-            std::copy(met.begin(), met.begin() + 2 * g, next.v.begin());
+            std::copy(js.v.begin(), js.v.begin() + 2 * g, next.v.begin());
             // The instance's move into this step (child 0's), taking the previous deltas along.
             Vec back{};
             for (int r = 0; r < nRanks; ++r) back[r] = -traceOf(base).carries[j][c][into].d[r];
@@ -720,7 +716,7 @@ public:
             if (!l.spatial()) continue;
             EffectDigit d;
             d.pos = p;
-            std::array<LoopEffect, kCats> seen;
+            std::array<LoopEffect, walker::kCatCount> seen;
             for (const auto& [cat, count] : walker::categoriesOf(l, f_->nest->dimImperfect(l.dim))) {
                 const LoopEffect e = loopEffect(p, cat);
                 int cls = 0;
@@ -1162,8 +1158,7 @@ private:
     decltype(Tables::info)& info_ = tables_->info;
     decltype(Tables::sweeps)& sweeps_ = tables_->sweeps;
     const Sweep& sweepAt(int p, int c) const { return *sweeps_[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)]; }
-    // The carries of the kind at hand (sweepLoops writes them): per temporal loop, context and
-    // into which iteration; tables_->carries, or the kind's trace in sweepKinds.
+    // The carries of the kind sweepLoops swept last: tables_->carries, or its trace in sweepKinds.
     CarryTable* carries_ = &tables_->carries;
     decltype(Tables::traces)& traces_ = tables_->traces;
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
@@ -1198,7 +1193,7 @@ private:
     {
         return std::equal(a.v.begin(), a.v.begin() + 2 * g, b.v.begin());
     }
-    JointState jointState_, jointNextState_;  // jointLinks' scratch: a step's joint state, and the next
+    JointState jointNextState_;  // jointLinks' scratch: the next joint state of a step
     struct StepOutcome {
         int next = 0;
         std::int64_t accesses = 0, weighted = 0, linkWords = 0;
@@ -1273,11 +1268,10 @@ private:
 
     // numberEffects(): per spatial loop above the children where categories act differently,
     // its number of classes and each category's class.
-    static constexpr int kCats = static_cast<int>(Cat::AtBoth) + 1;
     struct EffectDigit {
         int pos = 0;
         int classes = 0;
-        std::array<std::uint8_t, kCats> classOf{};
+        std::array<std::uint8_t, walker::kCatCount> classOf{};
     };
     std::vector<EffectDigit> effectDigits_;
 
