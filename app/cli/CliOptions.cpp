@@ -36,6 +36,10 @@ std::string generalUsage()
            "  vta run VECTOR.json... [--json]\n"
            "        Run VTA program vectors on the simulator and compare output bytes,\n"
            "        counters and token pushes with fsim's (nestor-cli vta --help).\n"
+           "  import-timeloop FILE... [--ert ERT.yaml] [--energy-model M] [-o OUT.yaml]\n"
+           "        Turn Timeloop problem/architecture/mapping files into a Nestor project.\n"
+           "  import-onnx MODEL.onnx --arch PROJECT.yaml [--batch N] [--name NET] [-o OUT.yaml]\n"
+           "        Add the layers and the network of an ONNX model to a copy of a project.\n"
            "\n"
            "Options:\n"
            "  -h, --help       show help (also after a command: nestor-cli eval --help)\n"
@@ -343,6 +347,18 @@ Command parseCommandLine(const std::vector<std::string>& args)
         Command c;
         c.kind = cmd == "dataflows" ? Command::Kind::Dataflows : Command::Kind::Memsweep;
         c.solverArgs.assign(args.begin() + 1, args.end());
+        return c;
+    }
+    if (cmd == "import-timeloop") {
+        Command c;
+        c.kind = Command::Kind::ImportTimeloop;
+        c.importTimeloopArgs.assign(args.begin() + 1, args.end());
+        return c;
+    }
+    if (cmd == "import-onnx") {
+        Command c;
+        c.kind = Command::Kind::ImportOnnx;
+        c.importOnnxArgs.assign(args.begin() + 1, args.end());
         return c;
     }
     if (cmd == "optimize" || cmd == "codesign") {

@@ -58,7 +58,7 @@ struct SearchCliOptions {
 };
 
 struct Command {
-    enum class Kind { Help, Version, Eval, CheckReference, Search, Sweep, Vta, Optimize, Codesign, Dataflows, Memsweep };
+    enum class Kind { Help, Version, Eval, CheckReference, Search, Sweep, Vta, Optimize, Codesign, Dataflows, Memsweep, ImportTimeloop, ImportOnnx };
     Kind kind = Kind::Help;
     std::string helpText;        // for Help: the text to print
     EvalOptions eval;
@@ -66,6 +66,8 @@ struct Command {
     SearchCliOptions search;         // Search and Sweep
     std::vector<std::string> solverArgs; // Optimize, Codesign, Dataflows, Memsweep: the arguments after the command (their command files parse them)
     std::vector<std::string> vtaArgs; // Vta: the arguments after "vta" (VtaCommand parses them)
+    std::vector<std::string> importTimeloopArgs; // ImportTimeloop: the arguments after the command (ImportTimeloopCommand parses them)
+    std::vector<std::string> importOnnxArgs; // ImportOnnx: the arguments after the command (ImportOnnxCommand parses them)
 };
 
 class UsageError : public std::runtime_error {

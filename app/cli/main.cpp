@@ -3,6 +3,8 @@
 #include "CliOptions.h"
 #include "EvalCommand.h"
 #include "ExitCodes.h"
+#include "ImportOnnxCommand.h"
+#include "ImportTimeloopCommand.h"
 #include "InterstellarCommand.h"
 #include "OptimizeCommand.h"
 #include "SearchCommand.h"
@@ -40,6 +42,8 @@ int main(int argc, char** argv)
         case Command::Kind::Dataflows: return runDataflowsCommand(cmd.solverArgs, std::cout, std::cerr);
         case Command::Kind::Memsweep: return runMemsweepCommand(cmd.solverArgs, std::cout, std::cerr);
         case Command::Kind::Vta: return runVtaCommand(cmd.vtaArgs, std::cout, std::cerr);
+        case Command::Kind::ImportTimeloop: return runImportTimeloopCommand(cmd.importTimeloopArgs, std::cout, std::cerr);
+        case Command::Kind::ImportOnnx: return runImportOnnxCommand(cmd.importOnnxArgs, std::cout, std::cerr);
         }
     } catch (const std::exception& e) {
         std::cerr << "nestor-cli: internal error: " << e.what() << "\n";

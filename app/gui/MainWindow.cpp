@@ -11,6 +11,7 @@
 #include "LoopNestView.h"
 #include "MappingSession.h"
 #include "NetworkView.h"
+#include "OnnxImportAction.h"
 #include "NumberFormat.h"
 #include "ProjectCommands.h"
 #include "ProjectDocument.h"
@@ -27,6 +28,7 @@
 #include "io/AtomicFile.h"
 #include "io/ProjectYaml.h"
 #include "io/ResultsExport.h"
+#include "io/TimeloopImport.h"
 
 #include <QAction>
 #include <QApplication>
@@ -187,6 +189,8 @@ void MainWindow::createMenus()
                                     &MainWindow::openWithDialog);
     open->setShortcut(QKeySequence::Open);
     toolBar->addAction(open);
+    file->addAction(tr("&Import Timeloop Files…"), this, &MainWindow::importTimeloopWithDialog);
+    file->addAction(tr("Import &ONNX Network…"), this, [this] { importOnnxWithDialog(this, *document_, *logDock_); });
 
     recentMenu_ = new RecentFilesMenu(this);
     file->addMenu(recentMenu_);
@@ -312,6 +316,33 @@ void MainWindow::openWithDialog()
     if (path.isEmpty()) return;
     if (persistent_) QSettings().setValue(kLastDirKey, QFileInfo(path).absolutePath());
     openAndShowDefault(path);
+}
+
+// Timeloop's problem / architecture / mapping files (and an ERT, as one of them) become a new,
+// unsaved project; the import's warnings go to the log.
+void MainWindow::importTimeloopWithDialog()
+{
+    if (!maybeSave()) return;
+    const QString dir = persistent_ ? QSettings().value(kLastDirKey).toString() : QString();
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Import Timeloop files (problem, architecture, mapping, ERT)"), dir,
+        tr("Timeloop YAML (*.yaml *.yml);;All files (*)"));
+    if (paths.isEmpty()) return;
+    if (persistent_) QSettings().setValue(kLastDirKey, QFileInfo(paths.first()).absolutePath());
+    std::vector<std::string> files;
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    TimeloopImport imported;
+    try {
+        imported = importTimeloop(files, TimeloopImportOptions{});
+    } catch (const NestorError& e) {
+        reportError(tr("Cannot import the Timeloop files"), QString::fromStdString(e.what()));
+        return;
+    }
+    document_->reset(std::move(imported.project), QString(), true);
+    reloadAction_->setEnabled(false);
+    logDock_->info(tr("Timeloop import: %1").arg(QString::fromStdString(imported.summary())));
+    for (const auto& w : imported.warnings) logDock_->warning(QString::fromStdString(w));
+    selectDefaultMapping();
 }
 
 void MainWindow::openAndShowDefault(const QString& path)

@@ -114,6 +114,7 @@ private:
     void createMenus();
     void connectEditing();
     void openWithDialog();
+    void importTimeloopWithDialog();
     bool saveWithDialog();
     void exportResultsWithDialog();
     bool maybeSave();

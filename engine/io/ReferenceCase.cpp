@@ -4,6 +4,7 @@
 #include "common/CheckedMath.h"
 #include "common/TextFile.h"
 #include "io/RankText.h"
+#include "io/TimeloopActions.h"
 #include "io/YamlUtil.h"
 
 #include <climits>
@@ -88,18 +89,12 @@ Workload readWorkload(const YamlRef& node, ReferenceCase& rc, yamlio::PathLocati
 
 // ---------------------------------------------------------------- architecture
 
-// Timeloop's action-name priority lists (semantics.md section 5).
-const std::vector<std::string> kReadNames = {"random_read", "read"};
-const std::vector<std::string> kFillNames = {"random_fill", "random_write", "fill", "write"};
-const std::vector<std::string> kUpdateNames = {"random_update", "random_write", "update", "write"};
-const std::vector<std::string> kComputeNames = {"mac_random", "mult_random", "mac", "mult", "compute"};
-
-std::string joinNames(const std::vector<std::string>& names)
-{
-    std::string s;
-    for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-    return s;
-}
+// Timeloop's action-name priority lists (semantics.md section 5), shared with the ERT reader.
+const std::vector<std::string>& kReadNames = timeloop::readActionNames();
+const std::vector<std::string>& kFillNames = timeloop::fillActionNames();
+const std::vector<std::string>& kUpdateNames = timeloop::updateActionNames();
+const std::vector<std::string>& kComputeNames = timeloop::computeActionNames();
+using timeloop::joinActionNames;
 
 double ertAction(const YamlRef& ert, const std::string& action, const std::vector<std::string>& names)
 {
@@ -112,7 +107,7 @@ double ertAction(const YamlRef& ert, const std::string& action, const std::vecto
         }
     }
     throw NestorError(yamlio::joinPath(ert.path(), action),
-                      "no ERT entry for '" + action + "' (looked for " + joinNames(names) +
+                      "no ERT entry for '" + action + "' (looked for " + joinActionNames(names) +
                           "); Timeloop would fall back to a built-in PAT estimate, which Nestor does not model",
                       ert.location());
 }

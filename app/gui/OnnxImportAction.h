@@ -1,0 +1,14 @@
+#pragma once
+// File > Import ONNX Network…: asks for a model and a batch size, imports it off the GUI thread
+// and adds its layers and network to the open project (one undo step); the summary and warnings
+// go to the log, errors to a message box and the log.
+class QWidget;
+
+namespace nestor::app {
+
+class LogDock;
+class ProjectDocument;
+
+void importOnnxWithDialog(QWidget* parent, ProjectDocument& doc, LogDock& log);
+
+} // namespace nestor::app

@@ -1,0 +1,890 @@
+#include "io/OnnxImport.h"
+
+#include "common/CheckedMath.h"
+#include "common/Error.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+namespace nestor {
+
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
+
+// What is known of one tensor of the graph.
+struct Value {
+    bool known = false;
+    Shape shape;
+    bool constant = false;                // integer contents known (shape vectors, axes)
+    std::vector<std::int64_t> values;
+    bool initializer = false;             // weights: a MatMul/Gemm operand that is one is an fc
+    std::string unknownReason;            // why the shape is not known (names the node)
+};
+
+// Thrown by an op's shape rule; the caller turns it into an unknown shape (off the MAC path)
+// or an error (on it).
+struct ShapeFailure {
+    std::string message;
+};
+
+[[noreturn]] void failShape(const std::string& m) { throw ShapeFailure{m}; }
+
+std::string shapeText(const Shape& s)
+{
+    std::string t = "[";
+    for (std::size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+    return t + "]";
+}
+
+std::int64_t product(const Shape& s, std::size_t from = 0, std::size_t to = SIZE_MAX)
+{
+    std::int64_t p = 1;
+    for (std::size_t i = from; i < std::min(to, s.size()); ++i)
+        if (!checkedMul(p, s[i], &p) || p >= kCountLimit) failShape("tensor of shape " + shapeText(s) + " has 2^62 or more elements");
+    return p;
+}
+
+std::string sanitize(const std::string& s)
+{
+    std::string r;
+    for (char c : s) r += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
+    while (!r.empty() && (r.front() == '_' || r.front() == '.' || r.front() == '-')) r.erase(r.begin());
+    while (!r.empty() && (r.back() == '_' || r.back() == '.')) r.pop_back();
+    return r;
+}
+
+std::int64_t attrInt(const OnnxNode& n, const std::string& name, std::int64_t def)
+{
+    const OnnxAttribute* a = n.attribute(name);
+    return a ? a->i : def;
+}
+
+std::optional<std::vector<std::int64_t>> attrInts(const OnnxNode& n, const std::string& name)
+{
+    const OnnxAttribute* a = n.attribute(name);
+    if (!a) return std::nullopt;
+    return a->ints;
+}
+
+std::int64_t normAxis(std::int64_t axis, std::size_t rank, bool insert = false)
+{
+    const auto r = static_cast<std::int64_t>(rank) + (insert ? 1 : 0);
+    if (axis < -r || axis >= r) failShape("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    return axis < 0 ? axis + r : axis;
+}
+
+// One spatial dimension of a convolution or pooling window: the output size.
+struct Window {
+    std::int64_t in, kernel, stride, dilation, padBegin, padEnd;
+};
+
+std::int64_t windowOutput(const Window& w, const std::string& autoPad, bool ceilMode)
+{
+    if (w.kernel < 1 || w.stride < 1 || w.dilation < 1)
+        failShape("kernel, strides and dilations must be positive (kernel " + std::to_string(w.kernel) + ", stride " +
+                  std::to_string(w.stride) + ", dilation " + std::to_string(w.dilation) + ")");
+    const std::int64_t span = w.dilation * (w.kernel - 1) + 1;
+    std::int64_t out = 0;
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+        out = (w.in + w.stride - 1) / w.stride;  // padding makes the output ceil(in / stride)
+    } else {
+        const bool valid = autoPad == "VALID";
+        if (!valid && autoPad != "NOTSET" && !autoPad.empty()) failShape("unknown auto_pad '" + autoPad + "'");
+        if (w.padBegin < 0 || w.padEnd < 0) failShape("negative pads");
+        const std::int64_t padded = w.in + (valid ? 0 : w.padBegin + w.padEnd);
+        if (padded < span) failShape("window of " + std::to_string(span) + " does not fit the padded input of " + std::to_string(padded));
+        out = ceilMode ? (padded - span + w.stride - 1) / w.stride + 1 : (padded - span) / w.stride + 1;
+        // A last window that would start in the end padding is dropped (PyTorch's and
+        // onnxruntime's rule with ceil_mode).
+        if (ceilMode && (out - 1) * w.stride >= w.in + (valid ? 0 : w.padBegin)) --out;
+    }
+    if (out < 1) failShape("output size " + std::to_string(out));
+    return out;
+}
+
+// The window parameters of a Conv/Pool node with `spatial` spatial dims.
+struct WindowAttrs {
+    Shape kernel, strides, dilations, pads;
+    std::string autoPad;
+};
+
+WindowAttrs windowAttrs(const OnnxNode& n, std::size_t spatial, const Shape* kernelFromWeights)
+{
+    WindowAttrs w;
+    if (auto k = attrInts(n, "kernel_shape")) w.kernel = *k;
+    else if (kernelFromWeights) w.kernel = *kernelFromWeights;
+    else failShape("no kernel_shape");
+    w.strides = attrInts(n, "strides").value_or(Shape(spatial, 1));
+    w.dilations = attrInts(n, "dilations").value_or(Shape(spatial, 1));
+    w.pads = attrInts(n, "pads").value_or(Shape(2 * spatial, 0));
+    const OnnxAttribute* ap = n.attribute("auto_pad");
+    w.autoPad = ap ? ap->s : "NOTSET";
+    if (w.kernel.size() != spatial || w.strides.size() != spatial || w.dilations.size() != spatial || w.pads.size() != 2 * spatial)
+        failShape("kernel_shape/strides/dilations/pads do not match " + std::to_string(spatial) + " spatial dimensions");
+    for (const Shape* list : {&w.kernel, &w.strides, &w.dilations, &w.pads})
+        for (auto v : *list)
+            if (v < -kMaxDim || v > kMaxDim) failShape("kernel_shape/strides/dilations/pads value " + std::to_string(v) + " is out of range");
+    return w;
+}
+
+struct LayerUse {
+    ProjectWorkload layer;
+    std::int64_t repeat = 1;
+};
+
+ProjectWorkload fcLayer(const std::string& name, std::int64_t batch, std::int64_t out, std::int64_t in)
+{
+    ProjectWorkload pw;
+    pw.spec.type = "fc";
+    pw.spec.fcBatch = batch;
+    pw.spec.fcOut = out;
+    pw.spec.fcIn = in;
+    pw.workload = makeFullyConnected(name, batch, out, in);
+    return pw;
+}
+
+ProjectWorkload gemmLayer(const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k)
+{
+    ProjectWorkload pw;
+    pw.spec.type = "gemm";
+    pw.spec.gemmM = m;
+    pw.spec.gemmN = n;
+    pw.spec.gemmK = k;
+    pw.workload = makeGemm(name, m, n, k);
+    return pw;
+}
+
+class Importer {
+public:
+    Importer(const OnnxModel& m, const OnnxImportOptions& o, std::string file) : model_(m), opt_(o), file_(std::move(file)) {}
+    OnnxImportResult run();
+
+private:
+    [[noreturn]] void nodeError(std::size_t i, const std::string& message) const
+    {
+        throw NestorError(nodeLabel(i), message, SourceLocation{file_, 0, 0});
+    }
+    std::string nodeLabel(std::size_t i) const
+    {
+        const OnnxNode& n = model_.nodes[i];
+        return "graph.node[" + std::to_string(i) + "] '" + n.name + "' (" + n.opType + ")";
+    }
+    void setupInputs();
+    std::vector<std::size_t> topologicalOrder() const;
+    void infer(std::size_t i);
+    const Value& input(std::size_t i, std::size_t k) const;  // a known input (else ShapeFailure)
+    const Value* optionalInput(std::size_t i, std::size_t k) const;
+    void addLayer(std::size_t i, ProjectWorkload pw, std::int64_t repeat);
+    void conv(std::size_t i);
+    void convTranspose(std::size_t i);
+    void gemm(std::size_t i);
+    void matmul(std::size_t i);
+    Value shapeOp(std::size_t i);  // ops without MACs
+    std::string layerName(std::size_t i);
+
+    const OnnxModel& model_;
+    OnnxImportOptions opt_;
+    std::string file_;
+    std::unordered_map<std::string, Value> values_;
+    std::set<std::string> initializers_;
+    std::vector<LayerUse> layers_;
+    std::vector<std::string> warnings_;
+    std::set<std::string> usedNames_;
+    std::map<std::string, std::vector<std::string>> skipped_;  // op type -> nodes skipped
+    std::unordered_map<std::string, const OnnxValueInfo*> declared_;  // value_info / outputs
+};
+
+// The first `k`-th input, which must have a known shape: a MAC layer cannot be sized otherwise.
+const Value& Importer::input(std::size_t i, std::size_t k) const
+{
+    const OnnxNode& n = model_.nodes[i];
+    if (k >= n.inputs.size() || n.inputs[k].empty()) failShape("input " + std::to_string(k) + " is missing");
+    const Value& v = values_.at(n.inputs[k]);
+    if (!v.known) failShape("the shape of input '" + n.inputs[k] + "' is unknown: " + v.unknownReason);
+    return v;
+}
+
+const Value* Importer::optionalInput(std::size_t i, std::size_t k) const
+{
+    const OnnxNode& n = model_.nodes[i];
+    if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
+    return &input(i, k);
+}
+
+void Importer::setupInputs()
+{
+    for (const auto& t : model_.initializers) {
+        Value v;
+        v.known = true;
+        v.shape = t.dims;
+        v.initializer = true;
+        v.constant = t.hasValues;
+        v.values = t.values;
+        for (auto d : t.dims)
+            if (d < 0 || d > kMaxDim)
+                throw NestorError("graph.initializer '" + t.name + "'", "dimension " + std::to_string(d) + " is out of range",
+                                  SourceLocation{file_, 0, 0});
+        values_[t.name] = std::move(v);
+        initializers_.insert(t.name);
+    }
+    std::vector<std::string> symbolic;
+    for (const auto& in : model_.inputs) {
+        if (initializers_.count(in.name)) continue;  // a weight listed as input (older exporters)
+        Value v;
+        if (!in.hasShape) {
+            v.unknownReason = "graph input '" + in.name + "' has no shape";
+        } else {
+            v.known = true;
+            for (const auto& d : in.dims) {
+                if (d.value > kMaxDim || (d.value <= 0 && d.param.empty() && d.value != -1))
+                    throw NestorError("graph.input '" + in.name + "'", "dimension " + std::to_string(d.value) + " is out of range (1 .. 2^31-1)",
+                                      SourceLocation{file_, 0, 0});
+                if (d.value > 0) {
+                    v.shape.push_back(d.value);
+                } else {
+                    v.shape.push_back(opt_.batch);
+                    symbolic.push_back(in.name + "[" + std::to_string(v.shape.size() - 1) + "]" + (d.param.empty() ? "" : " '" + d.param + "'"));
+                }
+            }
+        }
+        values_[in.name] = std::move(v);
+    }
+    if (!symbolic.empty()) {
+        std::string list;
+        for (const auto& s : symbolic) list += (list.empty() ? "" : ", ") + s;
+        warnings_.push_back("symbolic input dimensions set to the batch size " + std::to_string(opt_.batch) + ": " + list);
+    }
+    for (const auto& v : model_.valueInfo) declared_[v.name] = &v;
+    for (const auto& v : model_.outputs) declared_[v.name] = &v;
+}
+
+std::vector<std::size_t> Importer::topologicalOrder() const
+{
+    const auto& nodes = model_.nodes;
+    std::unordered_map<std::string, std::size_t> producer;
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        for (const auto& o : nodes[i].outputs) {
+            if (o.empty()) continue;
+            if (values_.count(o)) nodeError(i, "output '" + o + "' is also a graph input or initializer");
+            if (!producer.emplace(o, i).second) nodeError(i, "output '" + o + "' is also produced by " + nodeLabel(producer[o]));
+        }
+    std::vector<std::vector<std::size_t>> users(nodes.size());
+    std::vector<std::size_t> pending(nodes.size(), 0);
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        for (const auto& in : nodes[i].inputs) {
+            if (in.empty() || values_.count(in)) continue;
+            auto p = producer.find(in);
+            if (p == producer.end()) nodeError(i, "input '" + in + "' is produced by no node, initializer or graph input");
+            users[p->second].push_back(i);
+            ++pending[i];
+        }
+    // Kahn's algorithm, lowest index first: the file's order whenever it is already topological.
+    std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (pending[i] == 0) ready.push(i);
+    std::vector<std::size_t> order;
+    while (!ready.empty()) {
+        const std::size_t i = ready.top();
+        ready.pop();
+        order.push_back(i);
+        for (auto u : users[i])
+            if (--pending[u] == 0) ready.push(u);
+    }
+    if (order.size() != nodes.size())
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            if (pending[i] != 0) nodeError(i, "the graph has a cycle through this node");
+    return order;
+}
+
+std::string Importer::layerName(std::size_t i)
+{
+    const OnnxNode& n = model_.nodes[i];
+    std::string base = sanitize(n.name);
+    if (base.empty()) {
+        base = n.opType;
+        std::transform(base.begin(), base.end(), base.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        base = sanitize(base) + "_" + std::to_string(i);
+    }
+    std::string name = base;
+    for (int k = 2; usedNames_.count(name); ++k) name = base + "_" + std::to_string(k);
+    usedNames_.insert(name);
+    return name;
+}
+
+void Importer::addLayer(std::size_t i, ProjectWorkload pw, std::int64_t repeat)
+{
+    layers_.push_back({std::move(pw), repeat});
+    (void)i;
+}
+
+void Importer::conv(std::size_t i)
+{
+    const OnnxNode& n = model_.nodes[i];
+    const Shape x = input(i, 0).shape;
+    const Shape w = input(i, 1).shape;
+    if (x.size() != 3 && x.size() != 4) failShape("input " + shapeText(x) + ": only 1-D and 2-D convolutions map to Nestor layers");
+    if (w.size() != x.size()) failShape("weights " + shapeText(w) + " do not match input " + shapeText(x));
+    const std::size_t spatial = x.size() - 2;
+    const Shape kernel(w.begin() + 2, w.end());
+    const WindowAttrs a = windowAttrs(n, spatial, &kernel);
+    if (a.kernel != kernel) failShape("kernel_shape " + shapeText(a.kernel) + " differs from the weights' " + shapeText(kernel));
+    const std::int64_t g = attrInt(n, "group", 1);
+    if (g < 1 || g > kMaxDim) failShape("group " + std::to_string(g) + " is out of range");
+    const std::int64_t M = w[0], Cg = w[1];
+    if (g < 1 || Cg * g != x[1] || M % g != 0)
+        failShape("group " + std::to_string(g) + " does not fit input channels " + std::to_string(x[1]) + " and weights " + shapeText(w));
+    Shape out{x[0], M};
+    std::vector<std::int64_t> o(spatial);
+    for (std::size_t d = 0; d < spatial; ++d) {
+        o[d] = windowOutput({x[2 + d], a.kernel[d], a.strides[d], a.dilations[d], a.pads[d], a.pads[d + spatial]}, a.autoPad, false);
+        out.push_back(o[d]);
+    }
+    ConvParams c;
+    c.name = layerName(i);
+    c.N = x[0];
+    // A 1-D convolution runs along the horizontal axis (Q, S); P = R = 1.
+    c.P = spatial == 2 ? o[0] : 1;
+    c.Q = o[spatial - 1];
+    c.R = spatial == 2 ? a.kernel[0] : 1;
+    c.S = a.kernel[spatial - 1];
+    c.strideH = spatial == 2 ? a.strides[0] : 1;
+    c.strideW = a.strides[spatial - 1];
+    c.dilationH = spatial == 2 ? a.dilations[0] : 1;
+    c.dilationW = a.dilations[spatial - 1];
+    ProjectWorkload pw;
+    if (g == 1) {
+        c.M = M;
+        c.C = x[1];
+        pw.spec.type = "conv";
+        pw.spec.conv = c;
+        pw.workload = makeConv2d(c);
+    } else if (Cg == 1 && M == g) {
+        c.C = g;
+        pw.spec.type = "depthwise";
+        pw.spec.conv = c;
+        pw.workload = makeDepthwise(c);
+    } else {
+        c.M = M / g;
+        c.C = Cg;
+        c.groups = g;
+        pw.spec.type = "grouped";
+        pw.spec.conv = c;
+        pw.workload = makeConv2d(c);
+    }
+    addLayer(i, std::move(pw), 1);
+    Value& v = values_[n.outputs.at(0)];
+    v.known = true;
+    v.shape = out;
+}
+
+void Importer::convTranspose(std::size_t i)
+{
+    // A transposed convolution scatters each input point over a window: not the gather loop
+    // nest of a Nestor convolution. Its output shape keeps the rest of the graph importable.
+    const OnnxNode& n = model_.nodes[i];
+    const Shape x = input(i, 0).shape;
+    const Shape w = input(i, 1).shape;
+    if (x.size() < 3 || w.size() != x.size()) failShape("input " + shapeText(x) + " and weights " + shapeText(w) + " do not match");
+    const std::size_t spatial = x.size() - 2;
+    const Shape kernel(w.begin() + 2, w.end());
+    const WindowAttrs a = windowAttrs(n, spatial, &kernel);
+    const std::int64_t g = attrInt(n, "group", 1);
+    if (g < 1 || g > kMaxDim) failShape("group " + std::to_string(g) + " is out of range");
+    Shape out{x[0], w[1] * g};
+    const auto given = attrInts(n, "output_shape");
+    const Shape extra = attrInts(n, "output_padding").value_or(Shape(spatial, 0));
+    for (auto e : extra)
+        if (e < 0 || e > kMaxDim) failShape("output_padding " + std::to_string(e) + " is out of range");
+    for (std::size_t d = 0; d < spatial; ++d) {
+        std::int64_t o = 0;
+        if (given && given->size() >= spatial) o = (*given)[given->size() - spatial + d];
+        else if (a.autoPad == "SAME_UPPER" || a.autoPad == "SAME_LOWER") o = x[2 + d] * a.strides[d];
+        else
+            o = a.strides[d] * (x[2 + d] - 1) + (extra.size() == spatial ? extra[d] : 0) + (a.kernel[d] - 1) * a.dilations[d] + 1 -
+                (a.autoPad == "VALID" ? 0 : a.pads[d] + a.pads[d + spatial]);
+        if (o < 1 || o > kMaxDim) failShape("output size " + std::to_string(o));
+        out.push_back(o);
+    }
+    warnings_.push_back(nodeLabel(i) + ": ConvTranspose has no exact Nestor layer (it scatters, a Nestor convolution gathers); "
+                        "its MACs are not in the network, its output shape " + shapeText(out) + " is");
+    Value& v = values_[n.outputs.at(0)];
+    v.known = true;
+    v.shape = out;
+}
+
+void Importer::gemm(std::size_t i)
+{
+    const OnnxNode& n = model_.nodes[i];
+    const Value& A = input(i, 0);
+    const Value& B = input(i, 1);
+    if (A.shape.size() != 2 || B.shape.size() != 2) failShape("Gemm needs 2-D inputs, got " + shapeText(A.shape) + " and " + shapeText(B.shape));
+    const bool ta = attrInt(n, "transA", 0) != 0, tb = attrInt(n, "transB", 0) != 0;
+    const std::int64_t M = ta ? A.shape[1] : A.shape[0], K = ta ? A.shape[0] : A.shape[1];
+    const std::int64_t N = tb ? B.shape[0] : B.shape[1], Kb = tb ? B.shape[1] : B.shape[0];
+    if (K != Kb) failShape("inner dimensions differ: A " + shapeText(A.shape) + (ta ? "^T" : "") + ", B " + shapeText(B.shape) + (tb ? "^T" : ""));
+    const std::string name = layerName(i);
+    // Weights make a fully connected layer; two activations a GEMM.
+    addLayer(i, B.initializer ? fcLayer(name, M, N, K) : gemmLayer(name, M, N, K), 1);
+    Value& v = values_[n.outputs.at(0)];
+    v.known = true;
+    v.shape = {M, N};
+}
+
+void Importer::matmul(std::size_t i)
+{
+    const OnnxNode& n = model_.nodes[i];
+    const Value& A = input(i, 0);
+    const Value& B = input(i, 1);
+    Shape a = A.shape, b = B.shape;
+    if (a.empty() || b.empty()) failShape("MatMul of a scalar");
+    const bool vecA = a.size() == 1, vecB = b.size() == 1;
+    if (vecA) a.insert(a.begin(), 1);
+    if (vecB) b.push_back(1);
+    const std::int64_t M = a[a.size() - 2], K = a.back(), Kb = b[b.size() - 2], N = b.back();
+    if (K != Kb) failShape("inner dimensions differ: " + shapeText(A.shape) + " x " + shapeText(B.shape));
+    // Batch dimensions broadcast like numpy.
+    const std::size_t ra = a.size() - 2, rb = b.size() - 2, rank = std::max(ra, rb);
+    Shape batch(rank);
+    for (std::size_t d = 0; d < rank; ++d) {
+        const std::int64_t da = d + ra >= rank ? a[d + ra - rank] : 1, db = d + rb >= rank ? b[d + rb - rank] : 1;
+        if (da != db && da != 1 && db != 1) failShape("batch dimensions do not broadcast: " + shapeText(A.shape) + " x " + shapeText(B.shape));
+        batch[d] = std::max(da, db);
+    }
+    const std::int64_t batches = product(batch);
+    Shape out = batch;
+    if (!vecA) out.push_back(M);
+    if (!vecB) out.push_back(N);
+    ProjectWorkload pw;
+    const std::string name = layerName(i);
+    std::int64_t repeat = 1;
+    if (B.initializer && rb == 0) {
+        // Shared weights: every batch row goes through the same matrix, one fc layer.
+        std::int64_t rows = 0;
+        if (!checkedMul(batches, M, &rows) || rows > kMaxDim * kMaxDim) failShape("too many rows");
+        pw = fcLayer(name, rows, N, K);
+    } else {
+        // Independent matrices per batch index (attention): one GEMM repeated `batches` times.
+        pw = gemmLayer(name, M, N, K);
+        repeat = batches;
+    }
+    addLayer(i, std::move(pw), repeat);
+    Value& v = values_[n.outputs.at(0)];
+    v.known = true;
+    v.shape = out;
+}
+
+Value known(Shape s)
+{
+    Value v;
+    v.known = true;
+    v.shape = std::move(s);
+    return v;
+}
+
+Value knownConstant(std::vector<std::int64_t> values)
+{
+    Value v = known({static_cast<std::int64_t>(values.size())});
+    v.constant = true;
+    v.values = std::move(values);
+    return v;
+}
+
+// Output of a broadcasting elementwise op.
+Shape broadcast(const std::vector<const Value*>& in)
+{
+    Shape out;
+    for (const Value* v : in) {
+        const Shape& s = v->shape;
+        if (s.size() > out.size()) out.insert(out.begin(), s.size() - out.size(), 1);
+        for (std::size_t k = 0; k < s.size(); ++k) {
+            std::int64_t& o = out[out.size() - s.size() + k];
+            if (s[k] == o || s[k] == 1) continue;
+            if (o != 1) failShape("shapes do not broadcast at a dimension of " + std::to_string(o) + " vs " + std::to_string(s[k]));
+            o = s[k];
+        }
+    }
+    return out;
+}
+
+const std::set<std::string>& passThroughOps()
+{
+    static const std::set<std::string> ops{
+        "Relu", "LeakyRelu", "PRelu", "Sigmoid", "Tanh", "Clip", "HardSwish", "HardSigmoid", "Elu", "Selu", "Celu", "Softplus",
+        "Softsign", "Gelu", "Erf", "Mish", "ThresholdedRelu", "Sqrt", "Exp", "Log", "Neg", "Abs", "Reciprocal", "Floor", "Ceil",
+        "Round", "Sign", "Not", "Cast", "CastLike", "Identity", "Dropout", "BatchNormalization", "InstanceNormalization",
+        "LayerNormalization", "GroupNormalization", "LpNormalization", "LRN", "Softmax", "LogSoftmax", "Hardmax",
+        "QuantizeLinear", "DequantizeLinear", "Shrink", "Sin", "Cos", "IsNaN", "IsInf"};
+    return ops;
+}
+
+const std::set<std::string>& broadcastOps()
+{
+    static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Equal", "Less",
+                                           "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Where", "Mod",
+                                           "BitShift"};
+    return ops;
+}
+
+std::vector<std::int64_t> constInput(const Value* v, const char* what)
+{
+    if (!v || !v->constant) failShape(std::string(what) + " is not a constant (only shapes given by initializers, Constant or Shape/Gather/Concat are followed)");
+    return v->values;
+}
+
+Value Importer::shapeOp(std::size_t i)
+{
+    const OnnxNode& n = model_.nodes[i];
+    const std::string& op = n.opType;
+    if (passThroughOps().count(op)) return known(input(i, 0).shape);
+    if (broadcastOps().count(op)) {
+        std::vector<const Value*> in;
+        for (std::size_t k = 0; k < n.inputs.size(); ++k)
+            if (!n.inputs[k].empty()) in.push_back(&input(i, k));
+        return known(broadcast(in));
+    }
+    if (op == "Constant") {
+        const OnnxAttribute* t = n.attribute("value");
+        if (t && t->hasTensor) {
+            Value v = known(t->t.dims);
+            v.constant = t->t.hasValues;
+            v.values = t->t.values;
+            return v;
+        }
+        if (const OnnxAttribute* a = n.attribute("value_int")) return [&] { Value v = known({}); v.constant = true; v.values = {a->i}; return v; }();
+        if (const OnnxAttribute* a = n.attribute("value_ints")) return knownConstant(a->ints);
+        failShape("Constant without a tensor or integer value");
+    }
+    if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
+        const Shape x = input(i, 0).shape;
+        if (x.size() < 3) failShape("input " + shapeText(x) + " has no spatial dimensions");
+        const std::size_t spatial = x.size() - 2;
+        const WindowAttrs a = windowAttrs(n, spatial, nullptr);
+        const bool ceilMode = attrInt(n, "ceil_mode", 0) != 0;
+        Shape out{x[0], x[1]};
+        for (std::size_t d = 0; d < spatial; ++d)
+            out.push_back(windowOutput({x[2 + d], a.kernel[d], a.strides[d], a.dilations[d], a.pads[d], a.pads[d + spatial]}, a.autoPad, ceilMode));
+        return known(out);
+    }
+    if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "GlobalLpPool") {
+        Shape x = input(i, 0).shape;
+        if (x.size() < 3) failShape("input " + shapeText(x) + " has no spatial dimensions");
+        std::fill(x.begin() + 2, x.end(), 1);
+        return known(x);
+    }
+    if (op == "Flatten") {
+        const Shape x = input(i, 0).shape;
+        const auto axis = static_cast<std::size_t>(normAxis(attrInt(n, "axis", 1), x.size(), true));
+        return known({product(x, 0, axis), product(x, axis)});
+    }
+    if (op == "Reshape") {
+        const Shape x = input(i, 0).shape;
+        const std::vector<std::int64_t> target = constInput(optionalInput(i, 1), "the target shape");
+        const bool allowZero = attrInt(n, "allowzero", 0) != 0;
+        Shape out;
+        int inferred = -1;
+        std::int64_t rest = 1;
+        for (std::size_t k = 0; k < target.size(); ++k) {
+            std::int64_t d = target[k];
+            if (d == 0 && !allowZero) {
+                if (k >= x.size()) failShape("0 at position " + std::to_string(k) + " copies no input dimension");
+                d = x[k];
+            }
+            if (d == -1) {
+                if (inferred >= 0) failShape("more than one -1 in the target shape");
+                inferred = static_cast<int>(k);
+                d = 1;
+            } else if (d < 1) {
+                failShape("target shape " + shapeText(target) + " has dimension " + std::to_string(d));
+            }
+            out.push_back(d);
+            rest = product({rest, d});
+        }
+        const std::int64_t total = product(x);
+        if (inferred >= 0) {
+            if (total % rest != 0) failShape("cannot reshape " + shapeText(x) + " to " + shapeText(target));
+            out[static_cast<std::size_t>(inferred)] = total / rest;
+        }
+        if (product(out) != total) failShape("cannot reshape " + shapeText(x) + " to " + shapeText(target));
+        return known(out);
+    }
+    if (op == "Concat") {
+        const std::int64_t axisAttr = attrInt(n, "axis", 0);
+        Shape out;
+        bool allConst = true;
+        std::vector<std::int64_t> joined;
+        std::size_t axis = 0;
+        bool first = true;
+        for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+            if (n.inputs[k].empty()) continue;
+            const Value& v = input(i, k);
+            if (first) {
+                out = v.shape;
+                axis = static_cast<std::size_t>(normAxis(axisAttr, out.size()));
+                first = false;
+            } else {
+                if (v.shape.size() != out.size()) failShape("inputs of different ranks");
+                for (std::size_t d = 0; d < out.size(); ++d)
+                    if (d != axis && v.shape[d] != out[d]) failShape("inputs differ outside the axis: " + shapeText(out) + " vs " + shapeText(v.shape));
+                out[axis] += v.shape[axis];
+                if (out[axis] > kMaxDim) failShape("concatenated dimension too large");
+            }
+            allConst = allConst && v.constant && v.shape.size() <= 1;
+            if (allConst) joined.insert(joined.end(), v.values.begin(), v.values.end());
+        }
+        if (first) failShape("no inputs");
+        Value v = known(out);
+        if (allConst && out.size() == 1 && joined.size() <= kOnnxMaxIntValues) {
+            v.constant = true;
+            v.values = joined;
+        }
+        return v;
+    }
+    if (op == "Transpose") {
+        const Shape x = input(i, 0).shape;
+        Shape perm = attrInts(n, "perm").value_or(Shape{});
+        if (perm.empty())
+            for (std::size_t d = x.size(); d-- > 0;) perm.push_back(static_cast<std::int64_t>(d));
+        if (perm.size() != x.size()) failShape("perm " + shapeText(perm) + " does not match rank " + std::to_string(x.size()));
+        Shape out;
+        std::set<std::int64_t> seen;
+        for (auto p : perm) {
+            const auto d = normAxis(p, x.size());
+            if (!seen.insert(d).second) failShape("perm " + shapeText(perm) + " repeats an axis");
+            out.push_back(x[static_cast<std::size_t>(d)]);
+        }
+        return known(out);
+    }
+    if (op == "Squeeze" || op == "Unsqueeze") {
+        const Value& xv = input(i, 0);
+        const Shape x = xv.shape;
+        std::optional<std::vector<std::int64_t>> axes = attrInts(n, "axes");
+        if (!axes && optionalInput(i, 1)) axes = constInput(optionalInput(i, 1), "axes");
+        Shape out;
+        if (op == "Squeeze") {
+            std::set<std::int64_t> drop;
+            if (axes)
+                for (auto a : *axes) drop.insert(normAxis(a, x.size()));
+            for (std::size_t d = 0; d < x.size(); ++d) {
+                const bool remove = axes ? drop.count(static_cast<std::int64_t>(d)) > 0 : x[d] == 1;
+                if (remove && x[d] != 1) failShape("cannot squeeze axis " + std::to_string(d) + " of size " + std::to_string(x[d]));
+                if (!remove) out.push_back(x[d]);
+            }
+        } else {
+            if (!axes) failShape("Unsqueeze without axes");
+            const std::size_t rank = x.size() + axes->size();
+            std::set<std::int64_t> add;
+            for (auto a : *axes) {
+                if (a < -static_cast<std::int64_t>(rank) || a >= static_cast<std::int64_t>(rank)) failShape("axis out of range");
+                if (!add.insert(a < 0 ? a + static_cast<std::int64_t>(rank) : a).second) failShape("axes " + shapeText(*axes) + " repeat an axis");
+            }
+            std::size_t k = 0;
+            for (std::size_t d = 0; d < rank; ++d) out.push_back(add.count(static_cast<std::int64_t>(d)) ? 1 : x.at(k++));
+        }
+        Value v = known(out);
+        if (xv.constant) {  // shape vectors pass through unchanged
+            v.constant = true;
+            v.values = xv.values;
+        }
+        return v;
+    }
+    if (op == "Shape") {
+        const Shape x = input(i, 0).shape;
+        const auto r = static_cast<std::int64_t>(x.size());
+        auto clampAxis = [&](std::int64_t a) { return std::clamp(a < 0 ? a + r : a, std::int64_t{0}, r); };
+        const std::int64_t start = clampAxis(attrInt(n, "start", 0)), end = clampAxis(attrInt(n, "end", r));
+        return knownConstant(start < end ? std::vector<std::int64_t>(x.begin() + start, x.begin() + end) : std::vector<std::int64_t>{});
+    }
+    if (op == "Gather") {
+        const Value& data = input(i, 0);
+        const Value& idx = input(i, 1);
+        const auto axis = static_cast<std::size_t>(normAxis(attrInt(n, "axis", 0), data.shape.size()));
+        Shape out(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(axis));
+        out.insert(out.end(), idx.shape.begin(), idx.shape.end());
+        out.insert(out.end(), data.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1, data.shape.end());
+        Value v = known(out);
+        if (data.constant && idx.constant && data.shape.size() == 1) {
+            v.constant = true;
+            for (auto k : idx.values) {
+                const std::int64_t at = k < 0 ? k + static_cast<std::int64_t>(data.values.size()) : k;
+                if (at < 0 || at >= static_cast<std::int64_t>(data.values.size())) failShape("index " + std::to_string(k) + " out of range");
+                v.values.push_back(data.values[static_cast<std::size_t>(at)]);
+            }
+        }
+        return v;
+    }
+    if (op == "Pad") {
+        const Shape x = input(i, 0).shape;
+        std::vector<std::int64_t> pads = attrInts(n, "pads").value_or(std::vector<std::int64_t>{});
+        if (pads.empty()) pads = constInput(optionalInput(i, 1), "pads");
+        if (pads.size() != 2 * x.size()) failShape("pads " + shapeText(pads) + " do not match rank " + std::to_string(x.size()));
+        for (auto v : pads)
+            if (v < -kMaxDim || v > kMaxDim) failShape("pad " + std::to_string(v) + " is out of range");
+        Shape out = x;
+        for (std::size_t d = 0; d < x.size(); ++d) {
+            out[d] += pads[d] + pads[d + x.size()];
+            if (out[d] < 1 || out[d] > kMaxDim) failShape("padded size " + std::to_string(out[d]));
+        }
+        return known(out);
+    }
+    if (op.rfind("Reduce", 0) == 0) {
+        const Shape x = input(i, 0).shape;
+        std::optional<std::vector<std::int64_t>> axes = attrInts(n, "axes");
+        if (!axes && optionalInput(i, 1)) axes = constInput(optionalInput(i, 1), "axes");
+        const bool keep = attrInt(n, "keepdims", 1) != 0;
+        std::set<std::int64_t> reduced;
+        if (axes)
+            for (auto a : *axes) reduced.insert(normAxis(a, x.size()));
+        Shape out;
+        for (std::size_t d = 0; d < x.size(); ++d) {
+            const bool r = !axes || axes->empty() || reduced.count(static_cast<std::int64_t>(d));
+            if (!r) out.push_back(x[d]);
+            else if (keep) out.push_back(1);
+        }
+        return known(out);
+    }
+    failShape("op '" + op + "' is not supported by the ONNX import");
+}
+
+void Importer::infer(std::size_t i)
+{
+    const OnnxNode& n = model_.nodes[i];
+    const std::string& op = n.opType;
+    const bool macOp = op == "Conv" || op == "Gemm" || op == "MatMul";
+    if (n.outputs.empty()) return;
+    try {
+        if (!n.domain.empty() && n.domain != "ai.onnx") failShape("op of domain '" + n.domain + "' is not supported");
+        if (op == "Conv") conv(i);
+        else if (op == "Gemm") gemm(i);
+        else if (op == "MatMul") matmul(i);
+        else if (op == "ConvTranspose") convTranspose(i);
+        else values_[n.outputs[0]] = shapeOp(i);
+        for (auto d : values_[n.outputs[0]].shape)
+            if (d < 1 || d > kMaxDim) failShape("output shape " + shapeText(values_[n.outputs[0]].shape) + " has a dimension out of range (1 .. 2^31-1)");
+    } catch (const NestorError& e) {
+        // A layer builder's own check (size limits): place it at the node.
+        nodeError(i, e.what());
+    } catch (const ShapeFailure& f) {
+        if (macOp) nodeError(i, f.message);
+        // Off the MAC path this may not matter: keep the reason, fail only if a layer needs it.
+        // A shape the file declares (value_info, often written by ONNX's own shape inference)
+        // stands in for one we cannot infer.
+        Value v;
+        auto declared = declared_.find(n.outputs[0]);
+        if (declared != declared_.end() && declared->second->hasShape) {
+            v.known = true;
+            for (const auto& d : declared->second->dims)
+                if (d.value >= 1 && d.value <= kMaxDim) v.shape.push_back(d.value);
+                else v.known = false;
+        }
+        if (v.known) {
+            warnings_.push_back(nodeLabel(i) + ": " + f.message + "; using the shape " + shapeText(v.shape) + " declared in the file");
+        } else {
+            v = Value{};
+            v.unknownReason = nodeLabel(i) + ": " + f.message;
+            skipped_[op].push_back(nodeLabel(i));
+        }
+        values_[n.outputs[0]] = std::move(v);
+    }
+    // Secondary outputs (Dropout's mask, MaxPool's indices, BatchNormalization's running
+    // statistics) feed no layer in an inference graph.
+    for (std::size_t k = 1; k < n.outputs.size(); ++k)
+        if (!n.outputs[k].empty()) values_[n.outputs[k]].unknownReason = nodeLabel(i) + ": output " + std::to_string(k) + " is not inferred";
+}
+
+OnnxImportResult Importer::run()
+{
+    if (opt_.batch < 1 || opt_.batch > kMaxDim) throw NestorError("batch", "must be between 1 and 2^31-1", SourceLocation{file_, 0, 0});
+    setupInputs();
+    for (auto i : topologicalOrder()) infer(i);
+
+    OnnxImportResult r;
+    r.network.name = opt_.networkName;
+    for (auto& use : layers_) {
+        const Workload& w = use.layer.workload;
+        std::string ref = w.name;
+        bool merged = false;
+        for (const auto& existing : r.workloads)
+            if (existing.workload.sameShape(w)) {
+                ref = existing.workload.name;
+                merged = true;
+                break;
+            }
+        if (!merged) r.workloads.push_back(use.layer);
+        if (!r.network.layers.empty() && r.network.layers.back().first == ref) r.network.layers.back().second += use.repeat;
+        else r.network.layers.emplace_back(ref, use.repeat);
+        r.layerCount += use.repeat;
+        r.totalMacs = limitedAdd(r.totalMacs, limitedMul(w.macs(), use.repeat));
+    }
+    if (r.totalMacs >= kCountLimit) throw NestorError("network", "the network has 2^62 or more MACs", SourceLocation{file_, 0, 0});
+    if (r.workloads.empty())
+        throw NestorError("graph", "no Conv, Gemm or MatMul node: nothing to import as layers", SourceLocation{file_, 0, 0});
+    for (const auto& [op, nodes] : skipped_)
+        warnings_.push_back("skipped " + std::to_string(nodes.size()) + " node(s) of op " + op + " not on the path to any layer (first: " +
+                            nodes.front() + ")");
+    r.warnings = std::move(warnings_);
+    return r;
+}
+
+} // namespace
+
+std::string OnnxImportResult::summary() const
+{
+    char macs[32];
+    std::snprintf(macs, sizeof macs, "%.3g", static_cast<double>(totalMacs));
+    return "imported network " + network.name + ": " + std::to_string(layerCount) + " layers (" + std::to_string(workloads.size()) +
+           " distinct), " + std::to_string(totalMacs) + " MACs (" + macs + ")";
+}
+
+OnnxImportResult importOnnxModel(const OnnxModel& model, const OnnxImportOptions& options)
+{
+    OnnxImportOptions o = options;
+    if (o.networkName.empty()) o.networkName = sanitize(model.graphName).empty() ? "onnx" : sanitize(model.graphName);
+    return Importer(model, o, "").run();
+}
+
+OnnxImportResult importOnnx(const std::string& path, const OnnxImportOptions& options)
+{
+    const OnnxModel model = readOnnxModel(path);
+    OnnxImportOptions o = options;
+    if (o.networkName.empty()) o.networkName = sanitize(std::filesystem::path(path).stem().string());
+    if (o.networkName.empty()) o.networkName = "onnx";
+    return Importer(model, o, path).run();
+}
+
+void addOnnxImportToProject(Project& project, const OnnxImportResult& imported)
+{
+    if (project.findNetwork(imported.network.name))
+        throw NestorError("networks", "the project already has a network named '" + imported.network.name + "' (choose another name)");
+    std::map<std::string, std::string> renamed;
+    std::vector<ProjectWorkload> added;
+    for (ProjectWorkload pw : imported.workloads) {
+        const std::string base = pw.workload.name;
+        std::string name = base;
+        auto taken = [&](const std::string& n) {
+            if (project.findWorkload(n)) return true;
+            for (const auto& a : added)
+                if (a.workload.name == n) return true;
+            return false;
+        };
+        for (int k = 2; taken(name); ++k) name = base + "_" + std::to_string(k);
+        pw.workload.name = name;
+        pw.spec.conv.name = name;
+        renamed[base] = name;
+        added.push_back(std::move(pw));
+    }
+    ProjectNetwork net = imported.network;
+    for (auto& [w, repeat] : net.layers) w = renamed.at(w);
+    project.workloads.insert(project.workloads.end(), added.begin(), added.end());
+    project.networks.push_back(std::move(net));
+}
+
+} // namespace nestor
