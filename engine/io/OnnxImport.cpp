@@ -184,10 +184,11 @@ private:
     const Value& input(std::size_t i, std::size_t k) const;  // a known input (else ShapeFailure)
     const Value* optionalInput(std::size_t i, std::size_t k) const;
     void addLayer(std::size_t i, ProjectWorkload pw, std::int64_t repeat);
-    void conv(std::size_t i);
+    // The data and weight inputs' positions differ in the quantized ops (QLinearConv: 0 and 3).
+    void conv(std::size_t i, std::size_t dataIn, std::size_t weightIn);
     void convTranspose(std::size_t i);
     void gemm(std::size_t i);
-    void matmul(std::size_t i);
+    void matmul(std::size_t i, std::size_t aIn, std::size_t bIn);
     Value shapeOp(std::size_t i);  // ops without MACs
     std::string layerName(std::size_t i);
 
@@ -326,11 +327,11 @@ void Importer::addLayer(std::size_t i, ProjectWorkload pw, std::int64_t repeat)
     (void)i;
 }
 
-void Importer::conv(std::size_t i)
+void Importer::conv(std::size_t i, std::size_t dataIn, std::size_t weightIn)
 {
     const OnnxNode& n = model_.nodes[i];
-    const Shape x = input(i, 0).shape;
-    const Shape w = input(i, 1).shape;
+    const Shape x = input(i, dataIn).shape;
+    const Shape w = input(i, weightIn).shape;
     if (x.size() != 3 && x.size() != 4) failShape("input " + shapeText(x) + ": only 1-D and 2-D convolutions map to Nestor layers");
     if (w.size() != x.size()) failShape("weights " + shapeText(w) + " do not match input " + shapeText(x));
     const std::size_t spatial = x.size() - 2;
@@ -439,11 +440,11 @@ void Importer::gemm(std::size_t i)
     v.shape = {M, N};
 }
 
-void Importer::matmul(std::size_t i)
+void Importer::matmul(std::size_t i, std::size_t aIn, std::size_t bIn)
 {
     const OnnxNode& n = model_.nodes[i];
-    const Value& A = input(i, 0);
-    const Value& B = input(i, 1);
+    const Value& A = input(i, aIn);
+    const Value& B = input(i, bIn);
     Shape a = A.shape, b = B.shape;
     if (a.empty() || b.empty()) failShape("MatMul of a scalar");
     const bool vecA = a.size() == 1, vecB = b.size() == 1;
@@ -522,7 +523,7 @@ const std::set<std::string>& passThroughOps()
         "Softsign", "Gelu", "Erf", "Mish", "ThresholdedRelu", "Sqrt", "Exp", "Log", "Neg", "Abs", "Reciprocal", "Floor", "Ceil",
         "Round", "Sign", "Not", "Cast", "CastLike", "Identity", "Dropout", "BatchNormalization", "InstanceNormalization",
         "LayerNormalization", "GroupNormalization", "LpNormalization", "LRN", "Softmax", "LogSoftmax", "Hardmax",
-        "QuantizeLinear", "DequantizeLinear", "Shrink", "Sin", "Cos", "IsNaN", "IsInf"};
+        "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "Shrink", "Sin", "Cos", "IsNaN", "IsInf"};
     return ops;
 }
 
@@ -758,13 +759,17 @@ void Importer::infer(std::size_t i)
 {
     const OnnxNode& n = model_.nodes[i];
     const std::string& op = n.opType;
-    const bool macOp = op == "Conv" || op == "Gemm" || op == "MatMul";
+    // Quantized models (QLinear*, *Integer) have the same loop nests as their float forms.
+    const bool convOp = op == "Conv" || op == "ConvInteger" || op == "QLinearConv";
+    const bool matmulOp = op == "MatMul" || op == "MatMulInteger" || op == "QLinearMatMul";
+    const bool macOp = convOp || matmulOp || op == "Gemm";
+    const std::size_t secondIn = op.rfind("QLinear", 0) == 0 ? 3 : 1;  // after x, x_scale, x_zero_point
     if (n.outputs.empty()) return;
     try {
         if (!n.domain.empty() && n.domain != "ai.onnx") failShape("op of domain '" + n.domain + "' is not supported");
-        if (op == "Conv") conv(i);
+        if (convOp) conv(i, 0, secondIn);
         else if (op == "Gemm") gemm(i);
-        else if (op == "MatMul") matmul(i);
+        else if (matmulOp) matmul(i, 0, secondIn);
         else if (op == "ConvTranspose") convTranspose(i);
         else values_[n.outputs[0]] = shapeOp(i);
         for (auto d : values_[n.outputs[0]].shape)

@@ -114,6 +114,7 @@ private slots:
     void mobilenetDepthwiseAndSamePadding();
     void groupedAndChannelMultiplier();
     void matmulAndGemm();
+    void quantizedOps();
     void poolingCeilModeAndSame();
     void reshapeZeroAndMinusOne();
     void symbolicBatch();
@@ -283,6 +284,40 @@ void TestOnnxImport::matmulAndGemm()
     using L = std::vector<std::pair<std::string, std::int64_t>>;
     QCOMPARE(r.network.layers, (L{{"ffn", 1}, {"scores", 12}, {"gemm_2", 1}}));
     QCOMPARE(r.totalMacs, std::int64_t(128) * 3072 * 768 + 12LL * 128 * 128 * 64 + 64LL * 512 * 256);
+}
+
+void TestOnnxImport::quantizedOps()
+{
+    // An int8 graph as onnxruntime's quantizer writes it: QLinearConv's weights are its fourth
+    // input (after x, x_scale, x_zero_point), ConvInteger's and MatMulInteger's the second.
+    Graph g;
+    g.input("x", {1, 3, 32, 32});
+    for (const char* s : {"xs", "xz", "ws", "wz", "ys", "yz"}) g.weight(s, {});
+    g.nodes.push_back(node("QuantizeLinear", "", {"x", "xs", "xz"}, {"xq"}));
+    g.weight("w1", {16, 3, 3, 3});
+    // 32 - 3 + 1 = 30 outputs per axis without padding, 15 with stride 2.
+    g.nodes.push_back(node("QLinearConv", "qconv", {"xq", "xs", "xz", "w1", "ws", "wz", "ys", "yz"}, {"y1"},
+                           {attrInts("strides", {2, 2})}));
+    g.weight("w2", {32, 16, 1, 1});
+    g.nodes.push_back(node("ConvInteger", "iconv", {"y1", "w2", "yz", "wz"}, {"y2"}));
+    g.nodes.push_back(node("DynamicQuantizeLinear", "", {"y2"}, {"y2q", "y2s", "y2z"}));
+    g.nodes.push_back(node("Flatten", "", {"y2q"}, {"f"}));  // [1, 32 * 15 * 15 = 7200]
+    g.weight("w3", {7200, 10});
+    g.nodes.push_back(node("MatMulInteger", "imm", {"f", "w3", "y2z", "wz"}, {"z"}));
+    g.weight("w4", {10, 10});
+    g.nodes.push_back(node("QLinearMatMul", "qmm", {"z", "ys", "yz", "w4", "ws", "wz", "ys", "yz"}, {"out"}));
+    const OnnxImportResult r = importBytes(g.model());
+    QCOMPARE(r.workloads.size(), std::size_t(4));
+    checkConv(r, "qconv", "conv", {1, 16, 3, 15, 15, 3, 3}, 2);
+    checkConv(r, "iconv", "conv", {1, 32, 16, 15, 15, 1, 1});
+    for (auto [name, out, in] : {std::tuple{"imm", 10, 7200}, {"qmm", 10, 10}}) {
+        const ProjectWorkload* w = find(r, name);
+        QVERIFY(w);
+        QCOMPARE(w->spec.type, std::string("fc"));
+        QCOMPARE(w->spec.fcOut, std::int64_t(out));
+        QCOMPARE(w->spec.fcIn, std::int64_t(in));
+    }
+    QCOMPARE(r.totalMacs, std::int64_t(16 * 3 * 15 * 15 * 9 + 32 * 16 * 15 * 15 + 7200 * 10 + 10 * 10));
 }
 
 void TestOnnxImport::poolingCeilModeAndSame()
