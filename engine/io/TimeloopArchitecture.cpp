@@ -169,15 +169,18 @@ void readNodes(const YamlRef& nodes, std::int64_t& prodX, std::int64_t& prodY, s
         if (tag == "Parallel") n.fail("!Parallel nodes are not supported by the importer");
         if (tag != "Container" && tag != "Component")
             n.fail("unknown node type '!" + tag + "' (!Container, !Component or !Hierarchical)");
-        if (n.has("constraints"))
-            warnings.push_back(locatedWarning(n.get("constraints"), "ignored: per-node constraints are not imported"));
         std::string base;
         const YamlRef nameRef = n.require("name");
         if (elementCount(nameRef, &base) != 1) nameRef.fail("a v0.4 node gives its fanout with `spatial`, not a range");
         if (tag == "Container") {
             if (!cycle) cycle = readCycleSeconds(n);
             const YamlRef sp = n.get("spatial");
-            if (sp.isNull()) continue;
+            if (sp.isNull()) {
+                if (n.has("constraints"))
+                    warnings.push_back(locatedWarning(n.get("constraints"), "ignored: constraints on a !Container "
+                                                                            "without `spatial` (no level to constrain)"));
+                continue;
+            }
             sp.requireMap();
             const std::int64_t mx = optPositive(sp, {"meshX"}).value_or(1);
             const std::int64_t my = optPositive(sp, {"meshY"}).value_or(1);
@@ -288,7 +291,7 @@ StorageLevel makeStorage(const Component& c)
 
 } // namespace
 
-Architecture readTimeloopArchitecture(const YamlRef& arch, Warnings& warnings)
+Architecture readTimeloopArchitecture(const YamlRef& arch, Warnings& warnings, std::vector<NodeConstraints>& nodeConstraints)
 {
     arch.requireMap();
     if (arch.has("storage") || arch.has("arithmetic"))
@@ -320,6 +323,11 @@ Architecture readTimeloopArchitecture(const YamlRef& arch, Warnings& warnings)
             continue;
         }
         if (!c.dummy || c.attributes.defined()) readTopology(c);
+        const YamlRef constraints = c.node.isMap() ? c.node.get("constraints") : YamlRef();
+        if (constraints.defined() && !constraints.isNull()) {
+            if (buffer) nodeConstraints.push_back({c.name, constraints});
+            else warnings.push_back(locatedWarning(constraints, "ignored: constraints on the compute component"));
+        }
         if (!buffer) {
             if (compute)
                 c.node.require("name").fail("a second compute component '" + c.name + "' (the first is '" +

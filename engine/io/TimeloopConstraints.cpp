@@ -16,10 +16,19 @@ using yamlio::YamlRef;
 
 namespace {
 
+// A string, or (v0.4) a list of strings: ["C=1", "M=2"] or ["P", "C"].
+std::string joinedText(const YamlRef& ref)
+{
+    if (!ref.isSequence()) return ref.asString();
+    std::string s;
+    for (std::size_t i = 0; i < ref.size(); ++i) s += (s.empty() ? "" : " ") + ref[i].asString();
+    return s;
+}
+
 // "N=1,C=1 P<=4 C4" -> "N=1 C=1 P<=4 C=4" (Timeloop accepts commas and a missing '=').
 std::string normalizeFactors(const YamlRef& ref, const Workload& w)
 {
-    std::string s = ref.asString();
+    std::string s = joinedText(ref);
     s = s.substr(0, s.find('#'));
     std::replace(s.begin(), s.end(), ',', ' ');
     std::istringstream in(s);
@@ -48,11 +57,14 @@ std::vector<std::string> permutationDims(const std::string& text, const YamlRef&
     return dims;
 }
 
-void readOne(const YamlRef& e, const Workload& w, const Architecture& a, std::vector<ProjectConstraint>& out,
-             std::vector<YamlRef>& sources, Warnings& warnings)
+// What one constraint says: `e` holds its keys (factors, permutation, keep, ...); its type and
+// target come from `typeRef` / `targetRef` (its own keys in a list entry, a v0.4 node's key and
+// name otherwise).
+void readEntry(const YamlRef& e, const std::string& type, const YamlRef& typeRef, const std::string& target,
+               const YamlRef& targetRef, const Workload& w, const Architecture& a, std::vector<ProjectConstraint>& out,
+               std::vector<YamlRef>& sources, Warnings& warnings)
 {
     e.requireMap();
-    const std::string type = e.require("type").asString();
     ProjectConstraint c;
     if (type == "temporal") c.type = ProjectConstraint::Type::Temporal;
     else if (type == "spatial") c.type = ProjectConstraint::Type::Spatial;
@@ -62,14 +74,13 @@ void readOne(const YamlRef& e, const Workload& w, const Architecture& a, std::ve
         warnings.push_back(locatedWarning(e, "ignored: max_overbooked_proportion (Nestor does not overbook)"));
         return;
     } else {
-        e.require("type").fail("unknown constraint type '" + type + "' (temporal, spatial, bypass, utilization)");
+        typeRef.fail("unknown constraint type '" + type + "' (temporal, spatial, bypass, utilization)");
     }
     int level = -1;
-    if (c.type != ProjectConstraint::Type::Utilization || e.has("target")) {
-        const YamlRef t = e.require("target");
-        c.target = t.asString();
+    if (c.type != ProjectConstraint::Type::Utilization || !target.empty()) {
+        c.target = target;
         level = a.levelIndex(c.target);
-        if (level < 0) t.fail("unknown level '" + c.target + "'");
+        if (level < 0) targetRef.fail("unknown level '" + c.target + "'");
     }
     const bool dummy = level >= 0 && a.levels[static_cast<std::size_t>(level)].technology == "dummy";
     for (const auto& kv : e.entries()) {
@@ -89,7 +100,7 @@ void readOne(const YamlRef& e, const Workload& w, const Architecture& a, std::ve
         }
         const YamlRef perm = e.get("permutation");
         if (!perm.isNull()) {
-            const std::string text = perm.asString();
+            const std::string text = joinedText(perm);
             const auto bar = text.find('_');
             auto dims = permutationDims(text.substr(0, bar), perm, w);
             if (c.type == ProjectConstraint::Type::Temporal) {
@@ -128,6 +139,17 @@ void readOne(const YamlRef& e, const Workload& w, const Architecture& a, std::ve
     sources.push_back(e);
 }
 
+void readOne(const YamlRef& e, const Workload& w, const Architecture& a, std::vector<ProjectConstraint>& out,
+             std::vector<YamlRef>& sources, Warnings& warnings)
+{
+    e.requireMap();
+    const YamlRef type = e.require("type");
+    const bool needsTarget = type.asString() != "utilization" || e.has("target");
+    const YamlRef target = needsTarget ? e.require("target") : YamlRef();
+    readEntry(e, type.asString(), type, needsTarget ? target.asString() : std::string(), target, w, a, out, sources,
+              warnings);
+}
+
 } // namespace
 
 void readTimeloopConstraints(const YamlRef& node, const Workload& w, const Architecture& a,
@@ -142,6 +164,21 @@ void readTimeloopConstraints(const YamlRef& node, const Workload& w, const Archi
     if (list.isNull()) return;
     list.requireSequence();
     for (std::size_t i = 0; i < list.size(); ++i) readOne(list[i], w, a, out, sources, warnings);
+}
+
+void readTimeloopNodeConstraints(const NodeConstraints& node, const Workload& w, const Architecture& a,
+                                 std::vector<ProjectConstraint>& out, std::vector<YamlRef>& sources, Warnings& warnings)
+{
+    const YamlRef& map = node.constraints;
+    map.requireMap();
+    // The level is the node's own: an error about it points at the whole block.
+    for (const auto& kv : map.entries()) {
+        if (kv.key == "dataspace" || kv.key == "temporal" || kv.key == "spatial")
+            readEntry(kv.value, kv.key == "dataspace" ? "bypass" : kv.key, kv.keyRef, node.target, map, w, a, out,
+                      sources, warnings);
+        else
+            warnings.push_back(locatedWarning(kv.keyRef, "ignored constraint key `" + kv.key + "`"));
+    }
 }
 
 } // namespace nestor::timeloopimport

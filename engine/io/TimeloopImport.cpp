@@ -168,7 +168,8 @@ TimeloopImport importTimeloopSources(const std::vector<TimeloopSource>& sources,
     ProjectWorkload pw;
     pw.workload = timeloopimport::readTimeloopProblem(*problem, r.warnings);
     pw.spec.type = "custom";
-    p.architecture = timeloopimport::readTimeloopArchitecture(*arch, r.warnings);
+    std::vector<timeloopimport::NodeConstraints> nodeConstraints;
+    p.architecture = timeloopimport::readTimeloopArchitecture(*arch, r.warnings, nodeConstraints);
     if (const auto mapping = in.get("mapping")) {
         ProjectMapping pm;
         pm.workload = pw.workload.name;
@@ -186,6 +187,9 @@ TimeloopImport importTimeloopSources(const std::vector<TimeloopSource>& sources,
     if (arch->isMap() && arch->has("constraints"))
         timeloopimport::readTimeloopConstraints(arch->get("constraints"), pw.workload, p.architecture, p.constraints,
                                                 constraintSources, r.warnings);
+    for (const auto& nc : nodeConstraints)
+        timeloopimport::readTimeloopNodeConstraints(nc, pw.workload, p.architecture, p.constraints, constraintSources,
+                                                    r.warnings);
     for (const char* key : kConstraintKeys)
         if (const auto c = in.get(key))
             timeloopimport::readTimeloopConstraints(*c, pw.workload, p.architecture, p.constraints, constraintSources,

@@ -26,10 +26,19 @@ std::string locatedWarning(const yamlio::YamlRef& at, const std::string& text);
 // declaration order. Dimension names are one character, as Timeloop requires.
 Workload readTimeloopProblem(const yamlio::YamlRef& problem, Warnings& warnings);
 
+// The `constraints:` a v0.4 node carries ({dataspace, temporal, spatial}), with the level they
+// constrain: a !Component's own, a !Container's the zero-size level holding its fanout.
+struct NodeConstraints {
+    std::string target;
+    yamlio::YamlRef constraints;
+};
+
 // `architecture:` in the v0.2/v0.3 tree form (`subtree` / `local`, also the v0.4 processed
 // form with `[1..N]` ranges) or the v0.4 front-end form (`nodes` with !Container / !Component).
-// Levels outermost first; energies left 0 (see readTimeloopErt).
-Architecture readTimeloopArchitecture(const yamlio::YamlRef& arch, Warnings& warnings);
+// Levels outermost first; energies left 0 (see readTimeloopErt). The nodes' constraints go to
+// `nodeConstraints` (they need the workload: readTimeloopNodeConstraints).
+Architecture readTimeloopArchitecture(const yamlio::YamlRef& arch, Warnings& warnings,
+                                      std::vector<NodeConstraints>& nodeConstraints);
 
 // An Accelergy ERT (`ERT: {version, tables}`) -> every level's per-action energies, by the
 // component name at the end of each table's dotted name.
@@ -44,5 +53,8 @@ Mapping readTimeloopMapping(const yamlio::YamlRef& mapping, const Workload& w, c
 void readTimeloopConstraints(const yamlio::YamlRef& node, const Workload& w, const Architecture& a,
                              std::vector<ProjectConstraint>& out, std::vector<yamlio::YamlRef>& sources,
                              Warnings& warnings);
+void readTimeloopNodeConstraints(const NodeConstraints& node, const Workload& w, const Architecture& a,
+                                 std::vector<ProjectConstraint>& out, std::vector<yamlio::YamlRef>& sources,
+                                 Warnings& warnings);
 
 } // namespace nestor::timeloopimport

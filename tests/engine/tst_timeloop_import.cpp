@@ -131,6 +131,7 @@ private slots:
     void emptyAndNonMapFiles();
     void badErt();
     void constraints();
+    void nodeConstraints();
     void badArchitectureForms();
 };
 
@@ -480,6 +481,60 @@ void TestTimeloopImport::constraints()
     std::vector<TimeloopSource> s = t.sources();
     s.push_back({"c.yaml", bad});
     expectError(s, {at("c.yaml", bad, "{target: MainMemory"), "mapspace_constraints[0]", "backing store"});
+}
+
+// v0.4 constraints written on the nodes: a !Container's constrain the zero-size level carrying
+// its fanout, a !Component's its own level; lists work where Timeloop's strings do.
+void TestTimeloopImport::nodeConstraints()
+{
+    const std::string arch0 = readTextFile(inputPath("conv1d-oc-ic-spatial.arch.yaml"));
+    std::string arch = replaced(arch0, "    spatial: {meshX: 16}\n",
+                                "    spatial: {meshX: 16}\n"
+                                "    constraints:\n"
+                                "      spatial: {factors: K=16, permutation: KCRP, split: 1}\n");
+    arch = replaced(arch, "      depth: 32768\n      width: 64\n      datawidth: 8\n",
+                    "      depth: 32768\n      width: 64\n      datawidth: 8\n"
+                    "    constraints:\n"
+                    "      temporal: {factors: [R=3, C=32], permutation: [P, R, K, C]}\n"
+                    "      dataspace: {keep: [Weights, Inputs, Outputs], no_coalesce: [Weights]}\n");
+    const auto sources = [&](const std::string& a) {
+        return std::vector<TimeloopSource>{{"arch.yaml", a},
+                                           {"prob.yaml", readTextFile(inputPath("conv1d-oc-ic.prob.yaml"))},
+                                           {"map.yaml", readTextFile(inputPath("conv1d-oc-ic-spatial-kp.map.yaml"))}};
+    };
+    const TimeloopImport imp = importTimeloopSources(sources(arch), {});
+    const Project& p = imp.project;
+    QCOMPARE(p.constraints.size(), std::size_t{3});
+    const ProjectConstraint& pe = p.constraints[0];
+    QCOMPARE(pe.target, std::string("inter_PE_spatial"));
+    QVERIFY(pe.type == ProjectConstraint::Type::Spatial);
+    QVERIFY(pe.hasAxes);
+    QCOMPARE(pe.axisX, (std::vector<std::string>{"K"}));
+    QCOMPARE(pe.axisY, (std::vector<std::string>{"C", "R", "P"}));
+    QCOMPARE(pe.factors.size(), std::size_t{1});
+    const ProjectConstraint& glb = p.constraints[1];
+    QCOMPARE(glb.target, std::string("GlobalBuffer"));
+    QVERIFY(glb.type == ProjectConstraint::Type::Temporal);
+    QCOMPARE(glb.permutation, (std::vector<std::string>{"P", "R", "K", "C"}));
+    QCOMPARE(glb.factors.size(), std::size_t{2});
+    QCOMPARE(p.constraints[2].keep, (std::vector<std::string>{"Weights", "Inputs", "Outputs"}));
+    bool warned = false;
+    for (const auto& w : imp.warnings) warned = warned || w.find("`no_coalesce`") != std::string::npos;
+    QVERIFY(warned);
+    // The mapping Timeloop evaluated with this design satisfies them.
+    const Workload& w = p.workloads[0].workload;
+    QVERIFY(checkConstraints(p.constraintsFor(w), p.mappings[0].mapping, w, p.architecture).empty());
+
+    // Errors point into the node's block.
+    const std::string typo = replaced(arch, "keep: [Weights, Inputs", "keep: [Weight, Inputs");
+    expectError(sources(typo), {at("arch.yaml", typo, "[Weight, Inputs"), "unknown data space 'Weight'"});
+    const std::string contradiction = replaced(arch, "factors: [R=3, C=32]", "factors: [R=3, C=32, C=16]");
+    try {
+        importTimeloopSources(sources(contradiction), {});
+        QFAIL("contradicting factors were accepted");
+    } catch (const NestorError& e) {
+        QVERIFY2(std::string(e.what()).find("arch.yaml:") != std::string::npos, e.what());
+    }
 }
 
 void TestTimeloopImport::badArchitectureForms()
