@@ -2,6 +2,7 @@
 
 #include "common/CheckedMath.h"
 #include "common/Error.h"
+#include "io/OnnxShapes.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,41 +18,7 @@ namespace nestor {
 
 namespace {
 
-using Shape = std::vector<std::int64_t>;
-constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1;
-
-// What is known of one tensor of the graph.
-struct Value {
-    bool known = false;
-    Shape shape;
-    bool constant = false;                // integer contents known (shape vectors, axes)
-    std::vector<std::int64_t> values;
-    bool initializer = false;             // weights: a MatMul/Gemm operand that is one is an fc
-    std::string unknownReason;            // why the shape is not known (names the node)
-};
-
-// Thrown by an op's shape rule; the caller turns it into an unknown shape (off the MAC path)
-// or an error (on it).
-struct ShapeFailure {
-    std::string message;
-};
-
-[[noreturn]] void failShape(const std::string& m) { throw ShapeFailure{m}; }
-
-std::string shapeText(const Shape& s)
-{
-    std::string t = "[";
-    for (std::size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-    return t + "]";
-}
-
-std::int64_t product(const Shape& s, std::size_t from = 0, std::size_t to = SIZE_MAX)
-{
-    std::int64_t p = 1;
-    for (std::size_t i = from; i < std::min(to, s.size()); ++i)
-        if (!checkedMul(p, s[i], &p) || p >= kCountLimit) failShape("tensor of shape " + shapeText(s) + " has 2^62 or more elements");
-    return p;
-}
+using namespace onnximport;
 
 std::string sanitize(const std::string& s)
 {
@@ -61,81 +28,6 @@ std::string sanitize(const std::string& s)
     while (!r.empty() && (r.back() == '_' || r.back() == '.')) r.pop_back();
     return r;
 }
-
-std::int64_t attrInt(const OnnxNode& n, const std::string& name, std::int64_t def)
-{
-    const OnnxAttribute* a = n.attribute(name);
-    return a ? a->i : def;
-}
-
-std::optional<std::vector<std::int64_t>> attrInts(const OnnxNode& n, const std::string& name)
-{
-    const OnnxAttribute* a = n.attribute(name);
-    if (!a) return std::nullopt;
-    return a->ints;
-}
-
-std::int64_t normAxis(std::int64_t axis, std::size_t rank, bool insert = false)
-{
-    const auto r = static_cast<std::int64_t>(rank) + (insert ? 1 : 0);
-    if (axis < -r || axis >= r) failShape("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-    return axis < 0 ? axis + r : axis;
-}
-
-// One spatial dimension of a convolution or pooling window: the output size.
-struct Window {
-    std::int64_t in, kernel, stride, dilation, padBegin, padEnd;
-};
-
-std::int64_t windowOutput(const Window& w, const std::string& autoPad, bool ceilMode)
-{
-    if (w.kernel < 1 || w.stride < 1 || w.dilation < 1)
-        failShape("kernel, strides and dilations must be positive (kernel " + std::to_string(w.kernel) + ", stride " +
-                  std::to_string(w.stride) + ", dilation " + std::to_string(w.dilation) + ")");
-    const std::int64_t span = w.dilation * (w.kernel - 1) + 1;
-    std::int64_t out = 0;
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-        out = (w.in + w.stride - 1) / w.stride;  // padding makes the output ceil(in / stride)
-    } else {
-        const bool valid = autoPad == "VALID";
-        if (!valid && autoPad != "NOTSET" && !autoPad.empty()) failShape("unknown auto_pad '" + autoPad + "'");
-        if (w.padBegin < 0 || w.padEnd < 0) failShape("negative pads");
-        const std::int64_t padded = w.in + (valid ? 0 : w.padBegin + w.padEnd);
-        if (padded < span) failShape("window of " + std::to_string(span) + " does not fit the padded input of " + std::to_string(padded));
-        out = ceilMode ? (padded - span + w.stride - 1) / w.stride + 1 : (padded - span) / w.stride + 1;
-        // A last window that would start in the end padding is dropped (PyTorch's and
-        // onnxruntime's rule with ceil_mode).
-        if (ceilMode && (out - 1) * w.stride >= w.in + (valid ? 0 : w.padBegin)) --out;
-    }
-    if (out < 1) failShape("output size " + std::to_string(out));
-    return out;
-}
-
-// The window parameters of a Conv/Pool node with `spatial` spatial dims.
-struct WindowAttrs {
-    Shape kernel, strides, dilations, pads;
-    std::string autoPad;
-};
-
-WindowAttrs windowAttrs(const OnnxNode& n, std::size_t spatial, const Shape* kernelFromWeights)
-{
-    WindowAttrs w;
-    if (auto k = attrInts(n, "kernel_shape")) w.kernel = *k;
-    else if (kernelFromWeights) w.kernel = *kernelFromWeights;
-    else failShape("no kernel_shape");
-    w.strides = attrInts(n, "strides").value_or(Shape(spatial, 1));
-    w.dilations = attrInts(n, "dilations").value_or(Shape(spatial, 1));
-    w.pads = attrInts(n, "pads").value_or(Shape(2 * spatial, 0));
-    const OnnxAttribute* ap = n.attribute("auto_pad");
-    w.autoPad = ap ? ap->s : "NOTSET";
-    if (w.kernel.size() != spatial || w.strides.size() != spatial || w.dilations.size() != spatial || w.pads.size() != 2 * spatial)
-        failShape("kernel_shape/strides/dilations/pads do not match " + std::to_string(spatial) + " spatial dimensions");
-    for (const Shape* list : {&w.kernel, &w.strides, &w.dilations, &w.pads})
-        for (auto v : *list)
-            if (v < -kMaxDim || v > kMaxDim) failShape("kernel_shape/strides/dilations/pads value " + std::to_string(v) + " is out of range");
-    return w;
-}
-
 struct LayerUse {
     ProjectWorkload layer;
     std::int64_t repeat = 1;
@@ -181,15 +73,15 @@ private:
     void setupInputs();
     std::vector<std::size_t> topologicalOrder() const;
     void infer(std::size_t i);
+    OpInputs inputsOf(std::size_t i) const;
     const Value& input(std::size_t i, std::size_t k) const;  // a known input (else ShapeFailure)
-    const Value* optionalInput(std::size_t i, std::size_t k) const;
+    void unknownOutputs(std::size_t i, const std::string& reason);
     void addLayer(std::size_t i, ProjectWorkload pw, std::int64_t repeat);
     // The data and weight inputs' positions differ in the quantized ops (QLinearConv: 0 and 3).
     void conv(std::size_t i, std::size_t dataIn, std::size_t weightIn);
     void convTranspose(std::size_t i);
     void gemm(std::size_t i);
     void matmul(std::size_t i, std::size_t aIn, std::size_t bIn);
-    Value shapeOp(std::size_t i);  // ops without MACs
     std::string layerName(std::size_t i);
 
     const OnnxModel& model_;
@@ -204,22 +96,16 @@ private:
     std::unordered_map<std::string, const OnnxValueInfo*> declared_;  // value_info / outputs
 };
 
-// The first `k`-th input, which must have a known shape: a MAC layer cannot be sized otherwise.
-const Value& Importer::input(std::size_t i, std::size_t k) const
+OpInputs Importer::inputsOf(std::size_t i) const
 {
     const OnnxNode& n = model_.nodes[i];
-    if (k >= n.inputs.size() || n.inputs[k].empty()) failShape("input " + std::to_string(k) + " is missing");
-    const Value& v = values_.at(n.inputs[k]);
-    if (!v.known) failShape("the shape of input '" + n.inputs[k] + "' is unknown: " + v.unknownReason);
-    return v;
+    std::vector<const Value*> values;
+    for (const auto& name : n.inputs) values.push_back(name.empty() ? nullptr : &values_.at(name));
+    return OpInputs(n.inputs, std::move(values));
 }
 
-const Value* Importer::optionalInput(std::size_t i, std::size_t k) const
-{
-    const OnnxNode& n = model_.nodes[i];
-    if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
-    return &input(i, k);
-}
+// The `k`-th input, which must have a known shape: a MAC layer cannot be sized otherwise.
+const Value& Importer::input(std::size_t i, std::size_t k) const { return inputsOf(i).at(k); }
 
 void Importer::setupInputs()
 {
@@ -230,6 +116,8 @@ void Importer::setupInputs()
         v.initializer = true;
         v.constant = t.hasValues;
         v.values = t.values;
+        v.real = t.hasFloats;
+        v.reals = t.floats;
         for (auto d : t.dims)
             if (d < 0 || d > kMaxDim)
                 throw NestorError("graph.initializer '" + t.name + "'", "dimension " + std::to_string(d) + " is out of range",
@@ -483,278 +371,6 @@ void Importer::matmul(std::size_t i, std::size_t aIn, std::size_t bIn)
     v.shape = out;
 }
 
-Value known(Shape s)
-{
-    Value v;
-    v.known = true;
-    v.shape = std::move(s);
-    return v;
-}
-
-Value knownConstant(std::vector<std::int64_t> values)
-{
-    Value v = known({static_cast<std::int64_t>(values.size())});
-    v.constant = true;
-    v.values = std::move(values);
-    return v;
-}
-
-// Output of a broadcasting elementwise op.
-Shape broadcast(const std::vector<const Value*>& in)
-{
-    Shape out;
-    for (const Value* v : in) {
-        const Shape& s = v->shape;
-        if (s.size() > out.size()) out.insert(out.begin(), s.size() - out.size(), 1);
-        for (std::size_t k = 0; k < s.size(); ++k) {
-            std::int64_t& o = out[out.size() - s.size() + k];
-            if (s[k] == o || s[k] == 1) continue;
-            if (o != 1) failShape("shapes do not broadcast at a dimension of " + std::to_string(o) + " vs " + std::to_string(s[k]));
-            o = s[k];
-        }
-    }
-    return out;
-}
-
-const std::set<std::string>& passThroughOps()
-{
-    static const std::set<std::string> ops{
-        "Relu", "LeakyRelu", "PRelu", "Sigmoid", "Tanh", "Clip", "HardSwish", "HardSigmoid", "Elu", "Selu", "Celu", "Softplus",
-        "Softsign", "Gelu", "Erf", "Mish", "ThresholdedRelu", "Sqrt", "Exp", "Log", "Neg", "Abs", "Reciprocal", "Floor", "Ceil",
-        "Round", "Sign", "Not", "Cast", "CastLike", "Identity", "Dropout", "BatchNormalization", "InstanceNormalization",
-        "LayerNormalization", "GroupNormalization", "LpNormalization", "LRN", "Softmax", "LogSoftmax", "Hardmax",
-        "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "Shrink", "Sin", "Cos", "IsNaN", "IsInf"};
-    return ops;
-}
-
-const std::set<std::string>& broadcastOps()
-{
-    static const std::set<std::string> ops{"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Equal", "Less",
-                                           "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Where", "Mod",
-                                           "BitShift"};
-    return ops;
-}
-
-std::vector<std::int64_t> constInput(const Value* v, const char* what)
-{
-    if (!v || !v->constant) failShape(std::string(what) + " is not a constant (only shapes given by initializers, Constant or Shape/Gather/Concat are followed)");
-    return v->values;
-}
-
-Value Importer::shapeOp(std::size_t i)
-{
-    const OnnxNode& n = model_.nodes[i];
-    const std::string& op = n.opType;
-    if (passThroughOps().count(op)) return known(input(i, 0).shape);
-    if (broadcastOps().count(op)) {
-        std::vector<const Value*> in;
-        for (std::size_t k = 0; k < n.inputs.size(); ++k)
-            if (!n.inputs[k].empty()) in.push_back(&input(i, k));
-        return known(broadcast(in));
-    }
-    if (op == "Constant") {
-        const OnnxAttribute* t = n.attribute("value");
-        if (t && t->hasTensor) {
-            Value v = known(t->t.dims);
-            v.constant = t->t.hasValues;
-            v.values = t->t.values;
-            return v;
-        }
-        if (const OnnxAttribute* a = n.attribute("value_int")) return [&] { Value v = known({}); v.constant = true; v.values = {a->i}; return v; }();
-        if (const OnnxAttribute* a = n.attribute("value_ints")) return knownConstant(a->ints);
-        failShape("Constant without a tensor or integer value");
-    }
-    if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
-        const Shape x = input(i, 0).shape;
-        if (x.size() < 3) failShape("input " + shapeText(x) + " has no spatial dimensions");
-        const std::size_t spatial = x.size() - 2;
-        const WindowAttrs a = windowAttrs(n, spatial, nullptr);
-        const bool ceilMode = attrInt(n, "ceil_mode", 0) != 0;
-        Shape out{x[0], x[1]};
-        for (std::size_t d = 0; d < spatial; ++d)
-            out.push_back(windowOutput({x[2 + d], a.kernel[d], a.strides[d], a.dilations[d], a.pads[d], a.pads[d + spatial]}, a.autoPad, ceilMode));
-        return known(out);
-    }
-    if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "GlobalLpPool") {
-        Shape x = input(i, 0).shape;
-        if (x.size() < 3) failShape("input " + shapeText(x) + " has no spatial dimensions");
-        std::fill(x.begin() + 2, x.end(), 1);
-        return known(x);
-    }
-    if (op == "Flatten") {
-        const Shape x = input(i, 0).shape;
-        const auto axis = static_cast<std::size_t>(normAxis(attrInt(n, "axis", 1), x.size(), true));
-        return known({product(x, 0, axis), product(x, axis)});
-    }
-    if (op == "Reshape") {
-        const Shape x = input(i, 0).shape;
-        const std::vector<std::int64_t> target = constInput(optionalInput(i, 1), "the target shape");
-        const bool allowZero = attrInt(n, "allowzero", 0) != 0;
-        Shape out;
-        int inferred = -1;
-        std::int64_t rest = 1;
-        for (std::size_t k = 0; k < target.size(); ++k) {
-            std::int64_t d = target[k];
-            if (d == 0 && !allowZero) {
-                if (k >= x.size()) failShape("0 at position " + std::to_string(k) + " copies no input dimension");
-                d = x[k];
-            }
-            if (d == -1) {
-                if (inferred >= 0) failShape("more than one -1 in the target shape");
-                inferred = static_cast<int>(k);
-                d = 1;
-            } else if (d < 1) {
-                failShape("target shape " + shapeText(target) + " has dimension " + std::to_string(d));
-            }
-            out.push_back(d);
-            rest = product({rest, d});
-        }
-        const std::int64_t total = product(x);
-        if (inferred >= 0) {
-            if (total % rest != 0) failShape("cannot reshape " + shapeText(x) + " to " + shapeText(target));
-            out[static_cast<std::size_t>(inferred)] = total / rest;
-        }
-        if (product(out) != total) failShape("cannot reshape " + shapeText(x) + " to " + shapeText(target));
-        return known(out);
-    }
-    if (op == "Concat") {
-        const std::int64_t axisAttr = attrInt(n, "axis", 0);
-        Shape out;
-        bool allConst = true;
-        std::vector<std::int64_t> joined;
-        std::size_t axis = 0;
-        bool first = true;
-        for (std::size_t k = 0; k < n.inputs.size(); ++k) {
-            if (n.inputs[k].empty()) continue;
-            const Value& v = input(i, k);
-            if (first) {
-                out = v.shape;
-                axis = static_cast<std::size_t>(normAxis(axisAttr, out.size()));
-                first = false;
-            } else {
-                if (v.shape.size() != out.size()) failShape("inputs of different ranks");
-                for (std::size_t d = 0; d < out.size(); ++d)
-                    if (d != axis && v.shape[d] != out[d]) failShape("inputs differ outside the axis: " + shapeText(out) + " vs " + shapeText(v.shape));
-                out[axis] += v.shape[axis];
-                if (out[axis] > kMaxDim) failShape("concatenated dimension too large");
-            }
-            allConst = allConst && v.constant && v.shape.size() <= 1;
-            if (allConst) joined.insert(joined.end(), v.values.begin(), v.values.end());
-        }
-        if (first) failShape("no inputs");
-        Value v = known(out);
-        if (allConst && out.size() == 1 && joined.size() <= kOnnxMaxIntValues) {
-            v.constant = true;
-            v.values = joined;
-        }
-        return v;
-    }
-    if (op == "Transpose") {
-        const Shape x = input(i, 0).shape;
-        Shape perm = attrInts(n, "perm").value_or(Shape{});
-        if (perm.empty())
-            for (std::size_t d = x.size(); d-- > 0;) perm.push_back(static_cast<std::int64_t>(d));
-        if (perm.size() != x.size()) failShape("perm " + shapeText(perm) + " does not match rank " + std::to_string(x.size()));
-        Shape out;
-        std::set<std::int64_t> seen;
-        for (auto p : perm) {
-            const auto d = normAxis(p, x.size());
-            if (!seen.insert(d).second) failShape("perm " + shapeText(perm) + " repeats an axis");
-            out.push_back(x[static_cast<std::size_t>(d)]);
-        }
-        return known(out);
-    }
-    if (op == "Squeeze" || op == "Unsqueeze") {
-        const Value& xv = input(i, 0);
-        const Shape x = xv.shape;
-        std::optional<std::vector<std::int64_t>> axes = attrInts(n, "axes");
-        if (!axes && optionalInput(i, 1)) axes = constInput(optionalInput(i, 1), "axes");
-        Shape out;
-        if (op == "Squeeze") {
-            std::set<std::int64_t> drop;
-            if (axes)
-                for (auto a : *axes) drop.insert(normAxis(a, x.size()));
-            for (std::size_t d = 0; d < x.size(); ++d) {
-                const bool remove = axes ? drop.count(static_cast<std::int64_t>(d)) > 0 : x[d] == 1;
-                if (remove && x[d] != 1) failShape("cannot squeeze axis " + std::to_string(d) + " of size " + std::to_string(x[d]));
-                if (!remove) out.push_back(x[d]);
-            }
-        } else {
-            if (!axes) failShape("Unsqueeze without axes");
-            const std::size_t rank = x.size() + axes->size();
-            std::set<std::int64_t> add;
-            for (auto a : *axes) {
-                if (a < -static_cast<std::int64_t>(rank) || a >= static_cast<std::int64_t>(rank)) failShape("axis out of range");
-                if (!add.insert(a < 0 ? a + static_cast<std::int64_t>(rank) : a).second) failShape("axes " + shapeText(*axes) + " repeat an axis");
-            }
-            std::size_t k = 0;
-            for (std::size_t d = 0; d < rank; ++d) out.push_back(add.count(static_cast<std::int64_t>(d)) ? 1 : x.at(k++));
-        }
-        Value v = known(out);
-        if (xv.constant) {  // shape vectors pass through unchanged
-            v.constant = true;
-            v.values = xv.values;
-        }
-        return v;
-    }
-    if (op == "Shape") {
-        const Shape x = input(i, 0).shape;
-        const auto r = static_cast<std::int64_t>(x.size());
-        auto clampAxis = [&](std::int64_t a) { return std::clamp(a < 0 ? a + r : a, std::int64_t{0}, r); };
-        const std::int64_t start = clampAxis(attrInt(n, "start", 0)), end = clampAxis(attrInt(n, "end", r));
-        return knownConstant(start < end ? std::vector<std::int64_t>(x.begin() + start, x.begin() + end) : std::vector<std::int64_t>{});
-    }
-    if (op == "Gather") {
-        const Value& data = input(i, 0);
-        const Value& idx = input(i, 1);
-        const auto axis = static_cast<std::size_t>(normAxis(attrInt(n, "axis", 0), data.shape.size()));
-        Shape out(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(axis));
-        out.insert(out.end(), idx.shape.begin(), idx.shape.end());
-        out.insert(out.end(), data.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1, data.shape.end());
-        Value v = known(out);
-        if (data.constant && idx.constant && data.shape.size() == 1) {
-            v.constant = true;
-            for (auto k : idx.values) {
-                const std::int64_t at = k < 0 ? k + static_cast<std::int64_t>(data.values.size()) : k;
-                if (at < 0 || at >= static_cast<std::int64_t>(data.values.size())) failShape("index " + std::to_string(k) + " out of range");
-                v.values.push_back(data.values[static_cast<std::size_t>(at)]);
-            }
-        }
-        return v;
-    }
-    if (op == "Pad") {
-        const Shape x = input(i, 0).shape;
-        std::vector<std::int64_t> pads = attrInts(n, "pads").value_or(std::vector<std::int64_t>{});
-        if (pads.empty()) pads = constInput(optionalInput(i, 1), "pads");
-        if (pads.size() != 2 * x.size()) failShape("pads " + shapeText(pads) + " do not match rank " + std::to_string(x.size()));
-        for (auto v : pads)
-            if (v < -kMaxDim || v > kMaxDim) failShape("pad " + std::to_string(v) + " is out of range");
-        Shape out = x;
-        for (std::size_t d = 0; d < x.size(); ++d) {
-            out[d] += pads[d] + pads[d + x.size()];
-            if (out[d] < 1 || out[d] > kMaxDim) failShape("padded size " + std::to_string(out[d]));
-        }
-        return known(out);
-    }
-    if (op.rfind("Reduce", 0) == 0) {
-        const Shape x = input(i, 0).shape;
-        std::optional<std::vector<std::int64_t>> axes = attrInts(n, "axes");
-        if (!axes && optionalInput(i, 1)) axes = constInput(optionalInput(i, 1), "axes");
-        const bool keep = attrInt(n, "keepdims", 1) != 0;
-        std::set<std::int64_t> reduced;
-        if (axes)
-            for (auto a : *axes) reduced.insert(normAxis(a, x.size()));
-        Shape out;
-        for (std::size_t d = 0; d < x.size(); ++d) {
-            const bool r = !axes || axes->empty() || reduced.count(static_cast<std::int64_t>(d));
-            if (!r) out.push_back(x[d]);
-            else if (keep) out.push_back(1);
-        }
-        return known(out);
-    }
-    failShape("op '" + op + "' is not supported by the ONNX import");
-}
-
 void Importer::infer(std::size_t i)
 {
     const OnnxNode& n = model_.nodes[i];
@@ -767,23 +383,47 @@ void Importer::infer(std::size_t i)
     if (n.outputs.empty()) return;
     try {
         if (!n.domain.empty() && n.domain != "ai.onnx") failShape("op of domain '" + n.domain + "' is not supported");
+        std::vector<Value> results;  // the MAC ops' builders set their output themselves
         if (convOp) conv(i, 0, secondIn);
         else if (op == "Gemm") gemm(i);
         else if (matmulOp) matmul(i, 0, secondIn);
         else if (op == "ConvTranspose") convTranspose(i);
-        else values_[n.outputs[0]] = shapeOp(i);
-        for (auto d : values_[n.outputs[0]].shape)
-            if (d < 1 || d > kMaxDim) failShape("output shape " + shapeText(values_[n.outputs[0]].shape) + " has a dimension out of range (1 .. 2^31-1)");
+        else results = inferShapeOp(n, inputsOf(i));
+        for (std::size_t k = 0; k < results.size() && k < n.outputs.size(); ++k)
+            if (!n.outputs[k].empty()) values_[n.outputs[k]] = std::move(results[k]);
+        for (const auto& name : n.outputs)
+            if (!name.empty() && values_[name].known)
+                for (auto d : values_[name].shape)
+                    if (d < 1 || d > kMaxDim)
+                        failShape("output shape " + shapeText(values_[name].shape) + " has a dimension out of range (1 .. 2^31-1)");
     } catch (const NestorError& e) {
         // A layer builder's own check (size limits): place it at the node.
         nodeError(i, e.what());
     } catch (const ShapeFailure& f) {
         if (macOp) nodeError(i, f.message);
-        // Off the MAC path this may not matter: keep the reason, fail only if a layer needs it.
-        // A shape the file declares (value_info, often written by ONNX's own shape inference)
-        // stands in for one we cannot infer.
+        unknownOutputs(i, f.message);
+        return;
+    }
+    // Outputs no rule gives (Dropout's mask, MaxPool's indices, BatchNormalization's running
+    // statistics) feed no layer in an inference graph.
+    for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+        Value& v = values_[n.outputs[k]];
+        if (!n.outputs[k].empty() && !v.known && v.unknownReason.empty())
+            v.unknownReason = nodeLabel(i) + ": output " + std::to_string(k) + " is not inferred";
+    }
+}
+
+// Off the MAC path a shape we cannot infer may not matter: keep the reason, fail only if a layer
+// needs it. A shape the file declares (value_info, often written by ONNX's own shape inference)
+// stands in for one we cannot infer.
+void Importer::unknownOutputs(std::size_t i, const std::string& reason)
+{
+    const OnnxNode& n = model_.nodes[i];
+    bool skipped = false;
+    for (const auto& name : n.outputs) {
+        if (name.empty()) continue;
         Value v;
-        auto declared = declared_.find(n.outputs[0]);
+        auto declared = declared_.find(name);
         if (declared != declared_.end() && declared->second->hasShape) {
             v.known = true;
             for (const auto& d : declared->second->dims)
@@ -791,18 +431,16 @@ void Importer::infer(std::size_t i)
                 else v.known = false;
         }
         if (v.known) {
-            warnings_.push_back(nodeLabel(i) + ": " + f.message + "; using the shape " + shapeText(v.shape) + " declared in the file");
+            warnings_.push_back(nodeLabel(i) + ": " + reason + "; using the shape " + shapeText(v.shape) + " of '" + name +
+                                "' declared in the file");
         } else {
             v = Value{};
-            v.unknownReason = nodeLabel(i) + ": " + f.message;
-            skipped_[op].push_back(nodeLabel(i));
+            v.unknownReason = nodeLabel(i) + ": " + reason;
+            skipped = true;
         }
-        values_[n.outputs[0]] = std::move(v);
+        values_[name] = std::move(v);
     }
-    // Secondary outputs (Dropout's mask, MaxPool's indices, BatchNormalization's running
-    // statistics) feed no layer in an inference graph.
-    for (std::size_t k = 1; k < n.outputs.size(); ++k)
-        if (!n.outputs[k].empty()) values_[n.outputs[k]].unknownReason = nodeLabel(i) + ": output " + std::to_string(k) + " is not inferred";
+    if (skipped) skipped_[n.opType].push_back(nodeLabel(i));
 }
 
 OnnxImportResult Importer::run()

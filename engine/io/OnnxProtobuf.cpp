@@ -91,6 +91,25 @@ void ProtoReader::readVarints(const ProtoField& f, std::vector<std::int64_t>& ou
     while (packed.pos_ < packed.size_) push(packed.varint(packed.pos_, "packed integer"));
 }
 
+void ProtoReader::readFixed(const ProtoField& f, std::size_t width, std::vector<std::uint64_t>& out, std::size_t limit) const
+{
+    auto push = [&](std::uint64_t v) {
+        if (out.size() >= limit) fail(f.offset, "more than " + std::to_string(limit) + " values in field " + std::to_string(f.number));
+        out.push_back(v);
+    };
+    if (f.wireType == (width == 8 ? 1 : 5)) {
+        push(f.value);
+        return;
+    }
+    if (f.wireType != 2 || f.size % width != 0)
+        fail(f.offset, "field " + std::to_string(f.number) + " should hold " + std::to_string(width * 8) + "-bit values");
+    for (std::size_t at = 0; at < f.size; at += width) {
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < width; ++i) v |= static_cast<std::uint64_t>(f.data[at + i]) << (8 * i);
+        push(v);
+    }
+}
+
 ProtoReader ProtoReader::sub(const ProtoField& f, const std::string& context) const
 {
     if (f.wireType != 2) fail(f.offset, "field " + std::to_string(f.number) + " should be a message (" + context + ")");
@@ -112,9 +131,10 @@ constexpr std::uint32_t kModelGraph = 7;
 constexpr std::uint32_t kGraphNode = 1, kGraphName = 2, kGraphInitializer = 5, kGraphInput = 11, kGraphOutput = 12,
                         kGraphValueInfo = 13;
 constexpr std::uint32_t kNodeInput = 1, kNodeOutput = 2, kNodeName = 3, kNodeOpType = 4, kNodeAttribute = 5, kNodeDomain = 7;
-constexpr std::uint32_t kAttrName = 1, kAttrF = 2, kAttrI = 3, kAttrS = 4, kAttrT = 5, kAttrInts = 8, kAttrType = 20;
-constexpr std::uint32_t kTensorDims = 1, kTensorDataType = 2, kTensorInt32Data = 5, kTensorInt64Data = 7, kTensorName = 8,
-                        kTensorRawData = 9;
+constexpr std::uint32_t kAttrName = 1, kAttrF = 2, kAttrI = 3, kAttrS = 4, kAttrT = 5, kAttrFloats = 7, kAttrInts = 8,
+                        kAttrType = 20;
+constexpr std::uint32_t kTensorDims = 1, kTensorDataType = 2, kTensorFloatData = 4, kTensorInt32Data = 5, kTensorInt64Data = 7,
+                        kTensorName = 8, kTensorRawData = 9, kTensorDoubleData = 10;
 constexpr std::uint32_t kValueInfoName = 1, kValueInfoType = 2;
 constexpr std::uint32_t kTypeTensorType = 1;
 constexpr std::uint32_t kTypeTensorShape = 2;
@@ -122,7 +142,41 @@ constexpr std::uint32_t kShapeDim = 1;
 constexpr std::uint32_t kDimValue = 1, kDimParam = 2;
 } // namespace field
 
-constexpr int kInt32 = 6, kInt64 = 7;
+constexpr int kFloat = 1, kInt32 = 6, kInt64 = 7, kDouble = 11;
+
+double fromBits(std::uint64_t bits, std::size_t width)
+{
+    if (width == 8) {
+        double d = 0;
+        std::memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    const auto b32 = static_cast<std::uint32_t>(bits);
+    float f = 0;
+    static_assert(sizeof(float) == sizeof(b32));
+    std::memcpy(&f, &b32, sizeof f);
+    return f;
+}
+
+// A FLOAT or DOUBLE tensor's contents when it holds at most kOnnxMaxIntValues of them.
+void readFloats(const ProtoReader& r, OnnxTensor& t, const std::vector<ProtoField>& data, const ProtoField* raw)
+{
+    const std::size_t width = t.dataType == kDouble ? 8 : 4;
+    if (data.empty() && raw && raw->size / width > kOnnxMaxIntValues) return;  // weights
+    std::vector<std::uint64_t> bits;
+    try {
+        if (!data.empty())
+            for (const auto& f : data) r.readFixed(f, width, bits, kOnnxMaxIntValues);
+        else if (raw)
+            r.readFixed(*raw, width, bits, kOnnxMaxIntValues);
+        else
+            return;
+    } catch (const NestorError&) {
+        return;  // too many for scales: weights, not kept
+    }
+    for (auto b : bits) t.floats.push_back(fromBits(b, width));
+    t.hasFloats = true;
+}
 constexpr std::size_t kMaxRank = 64;       // dims of one tensor
 constexpr std::size_t kMaxStringBytes = 1 << 16;
 constexpr std::size_t kMaxNodes = 1 << 22;
@@ -148,8 +202,13 @@ OnnxTensor readTensor(ProtoReader r)
     bool hasRaw = false;
     std::vector<std::int64_t> ints;
     bool hasInts = false;
+    std::vector<ProtoField> realData;  // float_data / double_data fields
     while (r.next(f)) {
         switch (f.number) {
+        case field::kTensorFloatData:
+        case field::kTensorDoubleData:
+            if (realData.size() < kOnnxMaxIntValues) realData.push_back(f);
+            break;
         case field::kTensorDims: r.readVarints(f, t.dims, kMaxRank); break;
         case field::kTensorDataType: t.dataType = static_cast<int>(integer(r, f, "data_type")); break;
         case field::kTensorName: t.name = text(r, f, "name"); break;
@@ -178,6 +237,7 @@ OnnxTensor readTensor(ProtoReader r)
         default: break;
         }
     }
+    if (t.dataType == kFloat || t.dataType == kDouble) readFloats(r, t, realData, hasRaw ? &raw : nullptr);
     if (t.dataType != kInt64 && t.dataType != kInt32) return t;
     if (hasInts && ints.size() <= kOnnxMaxIntValues) {
         t.values = std::move(ints);
@@ -252,11 +312,17 @@ OnnxAttribute readAttribute(ProtoReader r)
         }
         case field::kAttrS: a.s = text(r, f, "s"); break;
         case field::kAttrInts: r.readVarints(f, a.ints, 4096); break;
+        case field::kAttrFloats: {
+            std::vector<std::uint64_t> bits;
+            r.readFixed(f, 4, bits, 4096 - a.floats.size());
+            for (auto b : bits) a.floats.push_back(fromBits(b, 4));
+            break;
+        }
         case field::kAttrT:
             a.t = readTensor(r.sub(f, r.context() + ".t"));
             a.hasTensor = true;
             break;
-        default: break;  // graphs (If/Loop bodies), floats, strings: not needed
+        default: break;  // graphs (If/Loop bodies), strings: not needed
         }
     }
     return a;

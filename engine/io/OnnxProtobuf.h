@@ -29,6 +29,9 @@ public:
     bool next(ProtoField& f);
     // Packed or unpacked repeated varints (int64 fields): appends to `out`, at most `limit`.
     void readVarints(const ProtoField& f, std::vector<std::int64_t>& out, std::size_t limit) const;
+    // Packed or unpacked repeated fixed-width values (`width` 4: float, 8: double), as their
+    // bits: appends to `out`, at most `limit`.
+    void readFixed(const ProtoField& f, std::size_t width, std::vector<std::uint64_t>& out, std::size_t limit) const;
     [[noreturn]] void fail(std::size_t offset, const std::string& message) const;
     const std::string& context() const { return context_; }
     // The reader of a length-delimited field's payload, one level deeper.
@@ -48,6 +51,8 @@ struct OnnxTensor {            // TensorProto (initializer or Constant value)
     int dataType = 0;
     bool hasValues = false;    // integer contents read (small INT64/INT32 tensors only)
     std::vector<std::int64_t> values;
+    bool hasFloats = false;    // real contents read (small FLOAT/DOUBLE tensors only: Resize scales)
+    std::vector<double> floats;
 };
 
 struct OnnxDim {
@@ -68,6 +73,7 @@ struct OnnxAttribute {
     float f = 0;
     std::string s;
     std::vector<std::int64_t> ints;
+    std::vector<double> floats;
     bool hasTensor = false;
     OnnxTensor t;
 };
@@ -87,7 +93,8 @@ struct OnnxModel {
     std::vector<OnnxValueInfo> inputs, outputs, valueInfo;
 };
 
-// Element counts up to this are read from INT64/INT32 tensors (shape vectors, axes, pads).
+// Element counts up to this are read from INT64/INT32 tensors (shape vectors, axes, pads) and
+// FLOAT/DOUBLE ones (scales).
 inline constexpr std::size_t kOnnxMaxIntValues = 64;
 
 // Parses an ONNX ModelProto. `file` names the input in errors ("m.onnx: byte 1234:

@@ -119,6 +119,7 @@ private slots:
     void reshapeZeroAndMinusOne();
     void symbolicBatch();
     void unknownOps();
+    void shapeOpsOfExportedGraphs();
     void convTransposeWarns();
     void addToProjectRoundTrip();
     void fileImportAndNetworkName();
@@ -400,18 +401,113 @@ void TestOnnxImport::unknownOps()
     QCOMPARE(r.warnings.size(), std::size_t(1));
     QVERIFY(r.warnings[0].find("NonMaxSuppression") != std::string::npos);
     // On the MAC path: the error names the layer and the node that blocks it.
-    g.nodes.push_back(node("Resize", "up", {"y"}, {"z"}));
+    g.nodes.push_back(node("RoiAlign", "up", {"y"}, {"z"}));
     g.weight("w2", {4, 4, 1, 1});
     g.nodes.push_back(conv("c2", "z", "w2", "out", 1, 1, 0));
     const std::string e = importError(g.model());
     QVERIFY2(e.find("graph.node[3] 'c2' (Conv)") != std::string::npos, e.c_str());
-    QVERIFY2(e.find("graph.node[2] 'up' (Resize)") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("graph.node[2] 'up' (RoiAlign)") != std::string::npos, e.c_str());
     QVERIFY2(e.find("not supported") != std::string::npos, e.c_str());
     // The same graph with the blocked shape declared in value_info: that shape is used, with a warning.
     g.valueInfos.push_back(valueInfo("z", dims({1, 4, 16, 16})));
     r = importBytes(g.model());
     checkConv(r, "c2", "conv", {1, 4, 4, 16, 16, 1, 1});
     QVERIFY(r.warnings.size() == 2 && r.warnings[0].find("declared in the file") != std::string::npos);
+}
+
+// The ops exporters put between layers (PyTorch's Shape -> Slice/Gather -> arithmetic ->
+// Concat -> Reshape, Split, Resize and Upsample, Tile, Expand, DepthToSpace), each with the
+// output shape the ONNX operator specification gives, worked out by hand in the comments.
+void TestOnnxImport::shapeOpsOfExportedGraphs()
+{
+    Graph g;
+    g.input("x", {1, 8, 16, 16});
+    // Split on channels into 2 + 6 (split as an input, opset 13); a 3x3 conv on the 6: 14x14.
+    g.initializers.push_back(tensor("parts", {2}, 7, {2, 6}));
+    g.nodes.push_back(node("Split", "", {"x", "parts"}, {"xa", "xb"}, {attrInt("axis", 1)}));
+    g.weight("wa", {4, 6, 3, 3});
+    g.nodes.push_back(conv("ca", "xb", "wa", "ya", 3, 1, 0));  // [1, 4, 14, 14]
+    // Shape [1, 4, 14, 14] -> Slice [0, 2) = [1, 4] -> Concat with [-1] -> Reshape to [1, 4, 196].
+    g.nodes.push_back(node("Shape", "", {"ya"}, {"s"}));
+    g.initializers.push_back(tensor("s0", {1}, 7, {0}));
+    g.initializers.push_back(tensor("s2", {1}, 7, {2}));
+    g.nodes.push_back(node("Slice", "", {"s", "s0", "s2"}, {"s01"}));
+    g.initializers.push_back(tensor("minus1", {1}, 7, {-1}));
+    g.nodes.push_back(node("Concat", "", {"s01", "minus1"}, {"target"}, {attrInt("axis", 0)}));
+    g.nodes.push_back(node("Reshape", "", {"ya", "target"}, {"flat"}));
+    g.weight("wm", {196, 10});
+    g.nodes.push_back(node("MatMul", "mm", {"flat", "wm"}, {"ym"}));  // fc: 4 rows, 196 -> 10
+    // Resize by scales [1, 1, 2, 2] (raw_data): 28x28; Upsample by the attribute [1, 1, 0.5, 0.5]:
+    // 14x14; Resize to sizes [1, 2, 7, 7].
+    g.initializers.push_back(floatTensor("up2", {4}, {1, 1, 2, 2}, true));
+    g.nodes.push_back(node("Resize", "", {"ya", "", "up2"}, {"r1"}, {attrString("mode", "nearest")}));
+    g.weight("wr", {2, 4, 1, 1});
+    g.nodes.push_back(conv("cr", "r1", "wr", "yr", 1, 1, 0));
+    g.nodes.push_back(node("Upsample", "", {"yr"}, {"r2"}, {attrFloats("scales", {1, 1, 0.5F, 0.5F})}));
+    g.weight("wu", {2, 2, 1, 1});
+    g.nodes.push_back(conv("cu", "r2", "wu", "yu", 1, 1, 0));
+    g.initializers.push_back(tensor("sizes", {4}, 7, {1, 2, 7, 7}));
+    g.nodes.push_back(node("Resize", "", {"yu", "", "", "sizes"}, {"r3"}));
+    g.weight("ws", {3, 2, 1, 1});
+    g.nodes.push_back(conv("cs", "r3", "ws", "ys", 1, 1, 0));
+    // Tile [1, 1, 2, 1]: [1, 8, 32, 16]. DepthToSpace 2: [1, 2, 32, 32].
+    g.initializers.push_back(tensor("reps", {4}, 7, {1, 1, 2, 1}));
+    g.nodes.push_back(node("Tile", "", {"x", "reps"}, {"tiled"}));
+    g.weight("wt", {5, 8, 1, 1});
+    g.nodes.push_back(conv("ct", "tiled", "wt", "yt", 1, 1, 0));
+    g.nodes.push_back(node("DepthToSpace", "", {"x"}, {"d2s"}, {attrInt("blocksize", 2)}));
+    g.weight("wd", {6, 2, 1, 1});
+    g.nodes.push_back(conv("cd", "d2s", "wd", "yd", 1, 1, 0));
+    // Shape(x)[2] / 2 = 8 and Shape(x)[3] * 2 = 32: Reshape x to [1, 8, 8, 32].
+    g.nodes.push_back(node("Shape", "", {"x"}, {"sx"}));
+    g.initializers.push_back(tensor("i2", {1}, 7, {2}));
+    g.initializers.push_back(tensor("i3", {1}, 7, {3}));
+    g.initializers.push_back(tensor("two", {}, 7, {2}));
+    g.nodes.push_back(node("Gather", "", {"sx", "i2"}, {"h"}));
+    g.nodes.push_back(node("Gather", "", {"sx", "i3"}, {"w"}));
+    g.nodes.push_back(node("Div", "", {"h", "two"}, {"h2"}));
+    g.nodes.push_back(node("Mul", "", {"w", "two"}, {"w2"}));
+    g.initializers.push_back(tensor("head", {2}, 7, {1, 8}));
+    g.nodes.push_back(node("Concat", "", {"head", "h2", "w2"}, {"hw"}, {attrInt("axis", 0)}));
+    g.nodes.push_back(node("Reshape", "", {"x", "hw"}, {"xr"}));
+    g.weight("wh", {7, 8, 1, 1});
+    g.nodes.push_back(conv("ch", "xr", "wh", "yh", 1, 1, 0));
+    // Expand [1, 1, 4, 4] to [2, 3, 4, 4] (broadcast).
+    g.input("e", {1, 1, 4, 4});
+    g.initializers.push_back(tensor("eshape", {4}, 7, {2, 3, 1, 4}));
+    g.nodes.push_back(node("Expand", "", {"e", "eshape"}, {"ex"}));
+    g.weight("we", {1, 3, 1, 1});
+    g.nodes.push_back(conv("ce", "ex", "we", "ye", 1, 1, 0));
+
+    // Slice with a negative step and an end past the front: s[3], s[1] = [14, 4]; with [-1]:
+    // Reshape [1, 4, 14, 14] to [14, 4, 14]; MatMul by [14, 3]: an fc of 56 rows.
+    g.initializers.push_back(tensor("last", {1}, 7, {-1}));
+    g.initializers.push_back(tensor("front", {1}, 7, {INT64_MIN}));
+    g.initializers.push_back(tensor("axis0", {1}, 7, {0}));
+    g.initializers.push_back(tensor("back2", {1}, 7, {-2}));
+    g.nodes.push_back(node("Slice", "", {"s", "last", "front", "axis0", "back2"}, {"rev"}));
+    g.nodes.push_back(node("Concat", "", {"rev", "minus1"}, {"target2"}, {attrInt("axis", 0)}));
+    g.nodes.push_back(node("Reshape", "", {"ya", "target2"}, {"folded"}));
+    g.weight("wm2", {14, 3});
+    g.nodes.push_back(node("MatMul", "mm2", {"folded", "wm2"}, {"ym2"}));
+
+    const OnnxImportResult r = importBytes(g.model());
+    for (const auto& w : r.warnings) qWarning("%s", w.c_str());
+    checkConv(r, "ca", "conv", {1, 4, 6, 14, 14, 3, 3});
+    const ProjectWorkload* mm2 = find(r, "mm2");
+    QVERIFY(mm2);
+    QCOMPARE((std::vector<std::int64_t>{mm2->spec.fcBatch, mm2->spec.fcOut, mm2->spec.fcIn}), (std::vector<std::int64_t>{56, 3, 14}));
+    const ProjectWorkload* mm = find(r, "mm");
+    QVERIFY(mm);
+    QCOMPARE((std::vector<std::int64_t>{mm->spec.fcBatch, mm->spec.fcOut, mm->spec.fcIn}), (std::vector<std::int64_t>{4, 10, 196}));
+    checkConv(r, "cr", "conv", {1, 2, 4, 28, 28, 1, 1});
+    checkConv(r, "cu", "conv", {1, 2, 2, 14, 14, 1, 1});
+    checkConv(r, "cs", "conv", {1, 3, 2, 7, 7, 1, 1});
+    checkConv(r, "ct", "conv", {1, 5, 8, 32, 16, 1, 1});
+    checkConv(r, "cd", "conv", {1, 6, 2, 32, 32, 1, 1});
+    checkConv(r, "ch", "conv", {1, 7, 8, 8, 32, 1, 1});
+    checkConv(r, "ce", "conv", {2, 1, 3, 4, 4, 1, 1});
+    QVERIFY(r.warnings.empty());  // every node's shape was inferred
 }
 
 void TestOnnxImport::convTransposeWarns()

@@ -3,6 +3,7 @@
 // onnx/onnx.proto, independently of the reader under test (engine/io/OnnxProtobuf.cpp).
 // Initializers carry dims only (no weights): the importer needs nothing else.
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,27 @@ inline Bytes tensor(const std::string& name, const std::vector<std::int64_t>& di
     return t;
 }
 
+inline void fixed32(Bytes& b, float v)
+{
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    for (int i = 0; i < 4; ++i) b += static_cast<char>((bits >> (8 * i)) & 0xff);
+}
+
+// A FLOAT tensor with contents: float_data = 4 (packed), or raw_data = 9 as numpy_helper writes it.
+inline Bytes floatTensor(const std::string& name, const std::vector<std::int64_t>& dims, const std::vector<float>& values,
+                         bool raw)
+{
+    Bytes t;
+    for (auto d : dims) intField(t, 1, d);
+    intField(t, 2, 1);
+    Bytes data;
+    for (auto v : values) fixed32(data, v);
+    bytesField(t, raw ? 9 : 4, data);
+    bytesField(t, 8, name);
+    return t;
+}
+
 // AttributeProto: name = 1, i = 3, s = 4, t = 5, ints = 8, type = 20 (INT 2, STRING 3, TENSOR 4, INTS 7).
 inline Bytes attrInt(const std::string& name, std::int64_t v)
 {
@@ -58,6 +80,17 @@ inline Bytes attrInts(const std::string& name, const std::vector<std::int64_t>& 
     bytesField(a, 1, name);
     for (auto x : v) intField(a, 8, x);  // unpacked, as onnx's Python helper writes them
     intField(a, 20, 7);
+    return a;
+}
+inline Bytes attrFloats(const std::string& name, const std::vector<float>& v)
+{
+    Bytes a;
+    bytesField(a, 1, name);
+    for (auto x : v) {  // floats = 7, unpacked 32-bit values; type FLOATS = 6
+        tag(a, 7, 5);
+        fixed32(a, x);
+    }
+    intField(a, 20, 6);
     return a;
 }
 inline Bytes attrString(const std::string& name, const std::string& v)
