@@ -329,6 +329,11 @@ void MainWindow::importTimeloopWithDialog()
         tr("Timeloop YAML (*.yaml *.yml);;All files (*)"));
     if (paths.isEmpty()) return;
     if (persistent_) QSettings().setValue(kLastDirKey, QFileInfo(paths.first()).absolutePath());
+    importTimeloopFiles(paths);
+}
+
+bool MainWindow::importTimeloopFiles(const QStringList& paths)
+{
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
     TimeloopImport imported;
@@ -336,13 +341,14 @@ void MainWindow::importTimeloopWithDialog()
         imported = importTimeloop(files, TimeloopImportOptions{});
     } catch (const NestorError& e) {
         reportError(tr("Cannot import the Timeloop files"), QString::fromStdString(e.what()));
-        return;
+        return false;
     }
     document_->reset(std::move(imported.project), QString(), true);
     reloadAction_->setEnabled(false);
     logDock_->info(tr("Timeloop import: %1").arg(QString::fromStdString(imported.summary())));
     for (const auto& w : imported.warnings) logDock_->warning(QString::fromStdString(w));
     selectDefaultMapping();
+    return true;
 }
 
 void MainWindow::openAndShowDefault(const QString& path)

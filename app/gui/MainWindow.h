@@ -54,6 +54,10 @@ public:
     void newProject();
     bool saveProject();                          // asks for a name when the project has none
     bool saveProjectAs(const QString& path);
+    // Timeloop's problem / architecture / mapping / ERT files become a new, unsaved project (the
+    // caller offers to save the current one first); on failure reports the error located in the
+    // files, keeps the current project and returns false.
+    bool importTimeloopFiles(const QStringList& paths);
     // Shows the mapping's loop nest and starts its evaluation; false if there is no such mapping.
     bool selectMapping(const QString& name);
     // The project's job default, or its first mapping; false if it has none.

@@ -119,6 +119,7 @@ private slots:
     void initTestCase();
     void opensProjectAndShowsEvaluation();
     void malformedYamlIsReportedAndWindowKeepsWorking();
+    void importsTimeloopFiles();
     void overflowingMappingShowsErrors();
     void exportsChartAsPngAndPdf();
     void invalidEvaluationShowsDiagnostics();
@@ -259,6 +260,33 @@ void TestMainWindow::malformedYamlIsReportedAndWindowKeepsWorking()
     // Unknown mapping names are errors too, not crashes.
     QVERIFY(!w.selectMapping(QStringLiteral("no-such-mapping")));
     QVERIFY(w.lastError().contains(QStringLiteral("no-such-mapping")));
+}
+
+// File > Import Timeloop Files: Timeloop's own eyeriss-like inputs (tests/data/timeloop/inputs,
+// the ERT among them) become an unsaved project whose mapping shows Timeloop's 5,505,024
+// cycles; a file that is not a Timeloop input is reported and the project stays.
+void TestMainWindow::importsTimeloopFiles()
+{
+    const QString in = QStringLiteral(NESTOR_TEST_DATA_DIR "/timeloop/inputs/");
+    MainWindow w;
+    w.show();
+    QSignalSpy displayed(&w, &MainWindow::evaluationDisplayed);
+    QVERIFY(w.importTimeloopFiles({in + "eyeriss-like.arch.yaml", in + "cnn-layer-conv3_1.prob.yaml",
+                                   in + "eyeriss-like-rs.map.yaml", in + "eyeriss-like.ERT.yaml"}));
+    QVERIFY(displayed.wait(20000));
+    QCOMPARE(w.currentMapping(), QStringLiteral("timeloop"));
+    QCOMPARE(w.evaluationPanel()->summaryView()->metricText(EvaluationSummaryView::Metric::Cycles),
+             QLocale().toString(qlonglong{5505024}));
+    QVERIFY(w.logDock()->plainText().contains(QStringLiteral("Timeloop import")));
+    QVERIFY(w.isWindowModified());
+
+    const QString notTimeloop = writeFile(QStringLiteral("not-timeloop.yaml"), QStringLiteral("problem:\n  shape: 3\n"));
+    QSignalSpy errors(&w, &MainWindow::errorReported);
+    QVERIFY(!w.importTimeloopFiles({notTimeloop}));
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(w.lastError().contains(QStringLiteral("not-timeloop.yaml:")), qPrintable(w.lastError()));
+    QCOMPARE(w.currentMapping(), QStringLiteral("timeloop"));
+    QCOMPARE(QString::fromStdString(w.project()->workloads.front().workload.name), QStringLiteral("CNN_Layer"));
 }
 
 void TestMainWindow::overflowingMappingShowsErrors()
