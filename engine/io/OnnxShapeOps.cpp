@@ -58,7 +58,8 @@ const std::set<std::string>& passThroughOps()
         "Softsign", "Gelu", "Erf", "Mish", "ThresholdedRelu", "Sqrt", "Exp", "Log", "Neg", "Abs", "Reciprocal", "Floor", "Ceil",
         "Round", "Sign", "Not", "Dropout", "BatchNormalization", "InstanceNormalization", "LayerNormalization",
         "GroupNormalization", "LpNormalization", "LRN", "Softmax", "LogSoftmax", "Hardmax", "QuantizeLinear", "DequantizeLinear",
-        "DynamicQuantizeLinear", "Shrink", "Sin", "Cos", "IsNaN", "IsInf"};
+        "DynamicQuantizeLinear", "Shrink", "Sin", "Cos", "IsNaN", "IsInf", "Trilu", "CumSum", "ScatterND",
+        "ScatterElements", "Scatter"};
     return ops;
 }
 
@@ -560,6 +561,37 @@ std::vector<Value> topK(const OnnxNode& n, const OpInputs& in)
     return {known(x), known(x)};
 }
 
+std::vector<Value> gatherElements(const OnnxNode&, const OpInputs& in)
+{
+    in.at(0);
+    return one(known(in.at(1).shape));
+}
+
+// Range of integer scalars (position ids in transformer exports): max(ceil((limit - start) /
+// delta), 0) elements.
+std::vector<Value> range(const OnnxNode&, const OpInputs& in)
+{
+    std::int64_t arg[3];
+    for (std::size_t k = 0; k < 3; ++k) {
+        const auto v = constInput(in.optional(k), k == 0 ? "start" : k == 1 ? "limit" : "delta");
+        if (v.size() != 1) failShape("start, limit and delta must be scalars");
+        arg[k] = v[0];
+    }
+    const auto [start, limit, delta] = arg;
+    if (delta == 0) failShape("a delta of 0");
+    // In long double: limit - start may not fit 64 bits.
+    const long double n = std::ceil((static_cast<long double>(limit) - start) / delta);
+    if (n < 1 || n > static_cast<long double>(kMaxDim)) failShape("Range of " + std::to_string(static_cast<double>(n)) + " elements");
+    Value v = known({static_cast<std::int64_t>(n)});
+    if (n <= static_cast<long double>(kOnnxMaxIntValues)) {
+        v.constant = true;
+        // Every element lies between start and limit; only the product j * delta needs 128 bits.
+        for (std::int64_t j = 0; j < static_cast<std::int64_t>(n); ++j)
+            v.values.push_back(static_cast<std::int64_t>(static_cast<__int128>(start) + static_cast<__int128>(j) * delta));
+    }
+    return one(std::move(v));
+}
+
 const std::map<std::string, Rule>& rules()
 {
     static const std::map<std::string, Rule> table{
@@ -595,6 +627,8 @@ const std::map<std::string, Rule>& rules()
         {"DepthToSpace", depthSpace},
         {"SpaceToDepth", depthSpace},
         {"TopK", topK},
+        {"GatherElements", gatherElements},
+        {"Range", range},
     };
     return table;
 }

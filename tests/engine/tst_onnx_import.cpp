@@ -491,9 +491,29 @@ void TestOnnxImport::shapeOpsOfExportedGraphs()
     g.weight("wm2", {14, 3});
     g.nodes.push_back(node("MatMul", "mm2", {"folded", "wm2"}, {"ym2"}));
 
+    // Position ids as GPT-2's export makes them: Range(0, Shape(x)[3] = 16, 1) -> Gather of an
+    // embedding table [1024, 32] -> [16, 32]; Range(16, 0, -3) has ceil(-16 / -3) = 6 elements.
+    g.initializers.push_back(tensor("zero", {}, 7, {0}));
+    g.initializers.push_back(tensor("one", {}, 7, {1}));
+    g.nodes.push_back(node("Squeeze", "", {"w"}, {"len"}));
+    g.nodes.push_back(node("Range", "", {"zero", "len", "one"}, {"pos"}));
+    g.weight("wpe", {1024, 32});
+    g.nodes.push_back(node("Gather", "", {"wpe", "pos"}, {"pe"}));
+    g.weight("wp", {32, 8});
+    g.nodes.push_back(node("MatMul", "mp", {"pe", "wp"}, {"yp"}));  // fc: 16 rows, 32 -> 8
+    g.initializers.push_back(tensor("minus3", {}, 7, {-3}));
+    g.nodes.push_back(node("Range", "", {"len", "zero", "minus3"}, {"down"}));
+    g.nodes.push_back(node("Gather", "", {"wpe", "down"}, {"pd"}));
+    g.nodes.push_back(node("MatMul", "md", {"pd", "wp"}, {"ydown"}));  // fc: 6 rows
+
     const OnnxImportResult r = importBytes(g.model());
     for (const auto& w : r.warnings) qWarning("%s", w.c_str());
     checkConv(r, "ca", "conv", {1, 4, 6, 14, 14, 3, 3});
+    for (auto [name, rows] : {std::pair{"mp", 16}, {"md", 6}}) {
+        const ProjectWorkload* m = find(r, name);
+        QVERIFY2(m, name);
+        QCOMPARE((std::vector<std::int64_t>{m->spec.fcBatch, m->spec.fcOut, m->spec.fcIn}), (std::vector<std::int64_t>{rows, 8, 32}));
+    }
     const ProjectWorkload* mm2 = find(r, "mm2");
     QVERIFY(mm2);
     QCOMPARE((std::vector<std::int64_t>{mm2->spec.fcBatch, mm2->spec.fcOut, mm2->spec.fcIn}), (std::vector<std::int64_t>{56, 3, 14}));
