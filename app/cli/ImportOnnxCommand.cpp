@@ -1,6 +1,7 @@
 #include "ImportOnnxCommand.h"
 
 #include "ExitCodes.h"
+#include "ImportReport.h"
 #include "io/OnnxImport.h"
 #include "io/ProjectYaml.h"
 
@@ -24,7 +25,8 @@ std::string importOnnxUsage()
            "  --name NET           network name (default: the model file's name)\n"
            "  -o, --output FILE    write the project to FILE (default: stdout)\n"
            "\n"
-           "A summary line and the warnings (skipped nodes, assumed dimensions) go to stderr.\n"
+           "A summary line goes to stdout with -o (else to stderr), the warnings (skipped nodes,\n"
+           "assumed dimensions) to stderr.\n"
            "Exit status: 0 ok, 2 usage error, 3 input error.\n";
 }
 
@@ -91,8 +93,7 @@ int runImportOnnxCommand(const std::vector<std::string>& args, std::ostream& out
         err << "nestor-cli: cannot write " << output << ": " << e.what() << "\n";
         return kExitInput;
     }
-    err << imported.summary() << (output.empty() ? "" : " -> " + output) << "\n";
-    for (const auto& w : imported.warnings) err << "warning: " << w << "\n";
+    printImportReport(imported.summary(), imported.warnings, output, out, err);
     return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 #include "ImportTimeloopCommand.h"
 
 #include "ExitCodes.h"
+#include "ImportReport.h"
 #include "io/ProjectYaml.h"
 #include "io/TimeloopImport.h"
 
@@ -22,7 +23,8 @@ std::string importTimeloopUsage()
            "  --name N            project name (default: the problem's shape name)\n"
            "  -o, --output FILE   write the project to FILE (default: stdout)\n"
            "\n"
-           "A summary line and the warnings (what was ignored or assumed) go to stderr.\n"
+           "A summary line goes to stdout with -o (else to stderr), the warnings (what was ignored\n"
+           "or assumed, each at its place in the input) to stderr.\n"
            "Exit status: 0 ok, 2 usage error, 3 input error (located file:line:column: field: message).\n";
 }
 
@@ -75,8 +77,7 @@ int runImportTimeloopCommand(const std::vector<std::string>& args, std::ostream&
         err << "nestor-cli: cannot write " << output << ": " << e.what() << "\n";
         return kExitInput;
     }
-    err << imported.summary() << (output.empty() ? "" : " -> " + output) << "\n";
-    for (const auto& w : imported.warnings) err << "warning: " << w << "\n";
+    printImportReport(imported.summary(), imported.warnings, output, out, err);
     return kExitOk;
 }
 

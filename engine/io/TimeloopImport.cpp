@@ -89,7 +89,9 @@ void checkConstraints(const Project& p, const std::vector<YamlRef>& sources)
     }
 }
 
-void energies(const MergedInputs& in, const TimeloopImportOptions& opt, Project& p, std::vector<std::string>& warnings)
+// The energies belong to the architecture: a warning about them points there.
+void energies(const MergedInputs& in, const YamlRef& arch, const TimeloopImportOptions& opt, Project& p,
+              std::vector<std::string>& warnings)
 {
     if (const auto ert = in.get("ERT")) {
         if (opt.energyModel != "table")
@@ -107,13 +109,13 @@ void energies(const MergedInputs& in, const TimeloopImportOptions& opt, Project&
     }
     p.energyModel = opt.energyModel;
     if (opt.energyModel == "table") {
-        warnings.push_back("no ERT given: every energy is 0 (energy model 'table'); give the Accelergy ERT "
-                           "(timeloop-model.ERT.yaml) or choose an energy model");
+        warnings.push_back(locatedWarning(arch, "no ERT given: every energy is 0 (energy model 'table'); give the "
+                                                "Accelergy ERT (timeloop-model.ERT.yaml) or choose an energy model"));
         return;
     }
     applyEnergyModel(p.architecture, opt.energyModel);
-    warnings.push_back("no ERT given: energies come from the " + opt.energyModel +
-                       " energy model, not from Accelergy (Timeloop's figures will differ)");
+    warnings.push_back(locatedWarning(arch, "no ERT given: energies come from the " + opt.energyModel +
+                                            " energy model, not from Accelergy (Timeloop's figures will differ)"));
 }
 
 } // namespace
@@ -180,9 +182,9 @@ TimeloopImport importTimeloopSources(const std::vector<TimeloopSource>& sources,
         p.jobMapping = pm.mapping.name;
         p.mappings.push_back(std::move(pm));
     } else {
-        r.warnings.push_back("no `mapping:` in the inputs: the project has no mapping");
+        r.warnings.push_back(locatedWarning(*problem, "no `mapping:` in the inputs: the project has no mapping"));
     }
-    energies(in, opt, p, r.warnings);
+    energies(in, *arch, opt, p, r.warnings);
     std::vector<YamlRef> constraintSources;
     if (arch->isMap() && arch->has("constraints"))
         timeloopimport::readTimeloopConstraints(arch->get("constraints"), pw.workload, p.architecture, p.constraints,

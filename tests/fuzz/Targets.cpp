@@ -1,5 +1,7 @@
 #include "Targets.h"
 
+#include <algorithm>
+
 namespace nestor::fuzz {
 
 namespace {
@@ -23,6 +25,27 @@ Args searchArgs(const std::string& file, Random& r)
     return a;
 }
 
+// The Timeloop input sets of tests/data/timeloop/inputs (README there): a mutated file is imported
+// with the unchanged rest of its set.
+Args timeloopImportArgs(const std::string& mutant, Random&)
+{
+    static const std::vector<std::vector<std::string>> sets = {
+        {"conv1d-2level.arch.yaml", "conv1d.prob.yaml", "conv1d-2level-os.map.yaml", "conv1d-2level.ERT.yaml"},
+        {"conv1d-oc-3level-bypass.input.yaml"},
+        {"conv1d-oc-ic-spatial.arch.yaml", "conv1d-oc-ic.prob.yaml", "conv1d-oc-ic-spatial-kp.map.yaml", "conv1d-oc-3level.ERT.yaml"},
+        {"eyeriss-like.arch.yaml", "cnn-layer-conv3_1.prob.yaml", "eyeriss-like-rs.map.yaml", "eyeriss-like.ERT.yaml",
+         "eyeriss-like.constraints.yaml"},
+    };
+    const std::string name = mutant.substr(mutant.find_last_of('/') + 1);
+    Args a = {"import-timeloop", mutant};
+    for (const auto& set : sets)
+        if (std::find(set.begin(), set.end(), name) != set.end())
+            for (const auto& other : set)
+                if (other != name) a.push_back("timeloop/" + other);
+    a.insert(a.end(), {"-o", "imported.yaml"});
+    return a;
+}
+
 } // namespace
 
 const std::vector<Target>& allTargets()
@@ -38,6 +61,9 @@ const std::vector<Target>& allTargets()
         // The reference-case loader and checker.
         {"reference-check", {{"tests/data/timeloop/cases", ".yaml"}}, {}, "",
          [](const std::string& f, Random&) { return Args{"check-reference", f}; }, "", 30},
+        // The Timeloop importer: one file of a set mutated, the rest of the set unchanged.
+        {"timeloop-import", {{"tests/data/timeloop/inputs", ".yaml"}}, {{"tests/data/timeloop/inputs", ".yaml"}},
+         "timeloop", timeloopImportArgs, "mutant", 10},
     };
     return targets;
 }
