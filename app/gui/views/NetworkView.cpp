@@ -1,6 +1,7 @@
 #include "NetworkView.h"
 
 #include "NetworkChart.h"
+#include "NetworkMappingSearch.h"
 #include "NumberFormat.h"
 #include "ProjectDocument.h"
 #include "jobs/BackgroundJob.h"
@@ -58,13 +59,17 @@ void runJobs(RunningJob& run, const std::vector<Job>& jobs, const Architecture& 
 
 NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), networks_(new QComboBox), run_(new QPushButton(tr("Evaluate"))),
-      cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar), totalsLabel_(new QLabel), table_(new QTableWidget),
-      chart_(new widgets::NetworkChart), job_(new BackgroundJob(this))
+      find_(new QPushButton(tr("Find Mappings"))), cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar),
+      totalsLabel_(new QLabel), table_(new QTableWidget), chart_(new widgets::NetworkChart), job_(new BackgroundJob(this)),
+      search_(new NetworkMappingSearch(document, this))
 {
+    find_->setToolTip(tr("Search mappings for the layers that have none (Ruby-S, annealing, EDP), add them to the "
+                         "project as one undo step, then evaluate"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Network:")));
     bar->addWidget(networks_, 1);
     bar->addWidget(run_);
+    bar->addWidget(find_);
     bar->addWidget(cancel_);
     bar->addWidget(progress_, 1);
     cancel_->setEnabled(false);
@@ -90,14 +95,20 @@ NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(run_, &QPushButton::clicked, this, &NetworkView::start);
+    connect(find_, &QPushButton::clicked, this, &NetworkView::findMappings);
+    connect(search_, &NetworkMappingSearch::progressed, this, [this](double f) { progress_->setValue(int(f * kProgressSteps)); });
+    connect(search_, &NetworkMappingSearch::finished, this, [this](int added, const QString& report) {
+        setRunning(false);
+        emit message(report);
+        if (added > 0) start();
+    });
     connect(cancel_, &QPushButton::clicked, this, &NetworkView::cancel);
     progress_->setRange(0, kProgressSteps);
     connect(job_, &BackgroundJob::progressed, this,
             [this](const JobProgress& p) { progress_->setValue(int(p.fraction * kProgressSteps)); });
     connect(job_, &BackgroundJob::finished, this, [this] {
         const bool completed = !cancelled_;
-        run_->setEnabled(true);
-        cancel_->setEnabled(false);
+        setRunning(false);
         showResults();
         emit message(completed ? tr("Network evaluated: %1 layers").arg(results_.size())
                                : tr("Network evaluation cancelled after %1 layers").arg(results_.size()));
@@ -129,6 +140,27 @@ NetworkView::~NetworkView()
 void NetworkView::setJobsDock(JobsDock* dock)
 {
     job_->showIn(dock, tr("Network evaluation"));
+    search_->setJobsDock(dock);
+}
+
+void NetworkView::setRunning(bool running)
+{
+    run_->setEnabled(!running);
+    find_->setEnabled(!running);
+    cancel_->setEnabled(running);
+}
+
+bool NetworkView::findMappings()
+{
+    if (isRunning()) return false;
+    QString error;
+    if (!search_->start(networks_->currentData().toString(), &error)) {
+        emit message(error);
+        return false;
+    }
+    setRunning(true);
+    progress_->setValue(0);
+    return true;
 }
 
 void NetworkView::refreshNetworks()
@@ -156,7 +188,7 @@ bool NetworkView::selectNetwork(const QString& name)
 
 bool NetworkView::isRunning() const
 {
-    return job_->isRunning();
+    return job_->isRunning() || search_->isRunning();
 }
 
 void NetworkView::start()
@@ -186,8 +218,7 @@ void NetworkView::start()
     results_.clear();
     cycleSeconds_ = p.architecture.cycle_seconds;
     showResults();
-    run_->setEnabled(false);
-    cancel_->setEnabled(true);
+    setRunning(true);
     cancelled_ = false;
     progress_->setValue(0);
     job_->start<bool>(
@@ -206,6 +237,7 @@ void NetworkView::start()
 void NetworkView::cancel()
 {
     job_->cancel();
+    search_->cancel();
 }
 
 void NetworkView::showResults()

@@ -3,7 +3,8 @@
 // that names the layer's workload) in the background, with progress and Cancel; shows a
 // per-layer table (repeats included) with the engine's totals (analysis/NetworkTotals.h, as the
 // CLI prints them), and energy / cycles bars per layer.
-// "(all layers)" stands for every workload of the project in order.
+// "(all layers)" stands for every workload of the project in order. "Find Mappings" searches
+// the layers that have no mapping (NetworkMappingSearch.h), then evaluates the network.
 #include "analysis/NetworkTotals.h"
 #include "model/Evaluation.h"
 
@@ -25,6 +26,7 @@ namespace nestor::app {
 
 class BackgroundJob;
 class JobsDock;
+class NetworkMappingSearch;
 class ProjectDocument;
 
 // One layer as evaluated here (not the engine's NetworkLayerResult of a network search).
@@ -44,8 +46,11 @@ public:
 
     bool selectNetwork(const QString& name);   // "" = all layers
     void start();
+    // Searches the layers without a mapping, adds the mappings found (one undo step) and then
+    // evaluates; false (with message()) when there is nothing to search.
+    bool findMappings();
     void cancel();
-    bool isRunning() const;
+    bool isRunning() const;       // evaluating or searching
     void setJobsDock(JobsDock* dock);           // each evaluation becomes a row of the dock
     const std::vector<NetworkLayerEvaluation>& results() const { return results_; }
     const NetworkTotals& totals() const { return totals_; }
@@ -60,16 +65,19 @@ signals:
 private:
     void refreshNetworks();
     void showResults();
+    void setRunning(bool running);
 
     ProjectDocument* document_;
     QComboBox* networks_;
     QPushButton* run_;
+    QPushButton* find_;
     QPushButton* cancel_;
     QProgressBar* progress_;
     QLabel* totalsLabel_;
     QTableWidget* table_;
     widgets::NetworkChart* chart_;
     BackgroundJob* job_;
+    NetworkMappingSearch* search_;
     bool cancelled_ = false;        // the last evaluation was cancelled
     static constexpr int kProgressSteps = 1000;
     std::vector<NetworkLayerEvaluation> results_;

@@ -1,0 +1,77 @@
+// Network tab, Find Mappings (app/gui/views/NetworkMappingSearch.h): after an ONNX import no
+// layer has a mapping; the search adds one per distinct layer, valid for the engine's model and
+// within the project's constraints, as one undo step in network order, and the network then
+// evaluates to the model's MACs derived by hand (tests/data/onnx/README.md).
+#include "NetworkView.h"
+#include "OnnxImportCommand.h"
+#include "ProjectDocument.h"
+#include "core/MapspaceConstraints.h"
+#include "io/OnnxImport.h"
+#include "io/ProjectYaml.h"
+#include "model/Model.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace nestor;
+
+class TestNetworkMappingSearch : public QObject {
+    Q_OBJECT
+private slots:
+    void findsMappingsForAnImportedNetwork();
+};
+
+void TestNetworkMappingSearch::findsMappingsForAnImportedNetwork()
+{
+    app::ProjectDocument doc;
+    doc.reset(readProject(NESTOR_EXAMPLES_DIR "/eyeriss-like.yaml"), {});
+    OnnxImportOptions options;
+    options.networkName = "tiny";
+    QCOMPARE(app::commands::addImportedNetwork(doc, importOnnx(NESTOR_TEST_DATA_DIR "/onnx/tiny-cnn.onnx", options)), QString());
+    const std::size_t mappingsBefore = doc.project().mappings.size();
+    const int stepsBefore = doc.undoStack()->count();
+
+    app::NetworkView view(&doc);
+    QVERIFY(view.selectNetwork(QStringLiteral("tiny")));
+    QSignalSpy messages(&view, &app::NetworkView::message);
+    QSignalSpy evaluated(&view, &app::NetworkView::finished);
+    QVERIFY(view.findMappings());
+    QVERIFY(view.isRunning());
+    QVERIFY(evaluated.wait(120000));
+    QCOMPARE(evaluated.first().first().toBool(), true);
+
+    // stem, body (used twice, searched once), classifier: in network order, one undo step.
+    const Project& p = doc.project();
+    QCOMPARE(p.mappings.size(), mappingsBefore + 3);
+    const char* layers[] = {"stem", "body", "classifier"};
+    for (int i = 0; i < 3; ++i) {
+        const ProjectMapping& m = p.mappings[mappingsBefore + std::size_t(i)];
+        QCOMPARE(m.workload, std::string(layers[i]));
+        QCOMPARE(m.mapping.name, std::string(layers[i]) + "-ruby-s");
+        const Workload& w = p.findWorkload(m.workload)->workload;
+        QVERIFY2(evaluate(w, p.architecture, m.mapping).valid, layers[i]);
+        QVERIFY(checkConstraints(p.constraintsFor(w), m.mapping, w, p.architecture).empty());
+    }
+    QCOMPARE(doc.undoStack()->count(), stepsBefore + 1);
+    QVERIFY(messages.size() >= 1);
+    QVERIFY2(messages.first().first().toString().startsWith(QStringLiteral("3 of 3 layers got a mapping")),
+             qPrintable(messages.first().first().toString()));
+
+    // The network evaluated with them: every layer valid, MACs as derived by hand for batch 1:
+    // 16·3·32·32·9 + 2·(16·16·32·32·9) + 10·16.
+    QCOMPARE(view.results().size(), std::size_t(3));
+    for (const auto& r : view.results()) QVERIFY(r.evaluation.valid);
+    QCOMPARE(view.totals().macs, std::int64_t(5161120));
+    QCOMPARE(view.totals().missing, 0);
+
+    // Nothing left to search; undo takes the three mappings away at once.
+    messages.clear();
+    QVERIFY(!view.findMappings());
+    QCOMPARE(messages.first().first().toString(), QStringLiteral("Every layer already has a mapping."));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.project().mappings.size(), mappingsBefore);
+}
+
+QTEST_MAIN(TestNetworkMappingSearch)
+#include "tst_network_mapping_search.moc"
