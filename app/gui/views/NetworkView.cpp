@@ -17,6 +17,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -278,6 +279,7 @@ void NetworkView::showResults()
     }
     chart_->setLayers(names, energies, cycles);
     totals_ = NetworkTotals{};
+    const int unmapped = int(std::count_if(results_.begin(), results_.end(), [](const NetworkLayerEvaluation& r) { return r.mapping.isEmpty(); }));
     if (results_.empty()) {
         totalsLabel_->setText(tr("Choose a network and press Evaluate."));
         return;
@@ -292,7 +294,8 @@ void NetworkView::showResults()
                               .arg(count(totals_.cycles), energy(totals_.energy_pJ),
                                    widgets::NumberFormat::scientific(totals_.edp_J_s, QStringLiteral("J·s")), count(totals_.macs))
                               .arg(results_.size())
-                              .arg(totals_.missing ? tr(" (%1 without a valid mapping)").arg(totals_.missing) : QString()));
+                              .arg(totals_.missing ? tr(" (%1 without a valid mapping)").arg(totals_.missing) : QString()) +
+                          (unmapped ? tr("; Find Mappings searches the %n without a mapping", nullptr, unmapped) : QString()));
 }
 
 } // namespace nestor::app
