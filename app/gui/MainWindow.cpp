@@ -36,6 +36,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -329,16 +330,40 @@ void MainWindow::importTimeloopWithDialog()
         tr("Timeloop YAML (*.yaml *.yml);;All files (*)"));
     if (paths.isEmpty()) return;
     if (persistent_) QSettings().setValue(kLastDirKey, QFileInfo(paths.first()).absolutePath());
-    importTimeloopFiles(paths);
+    QString model = QStringLiteral("table");
+    if (!timeloopFilesGiveEnergies(paths)) {
+        // Without Accelergy's table every energy would be 0: offer Nestor's models instead.
+        const QStringList choices = {tr("none (every energy 0)"), QStringLiteral("interstellar-28nm"), QStringLiteral("thistle-45nm")};
+        bool ok = false;
+        const QString choice = QInputDialog::getItem(this, tr("Import Timeloop Files"),
+                                                     tr("No ERT among the files. Energies from:"), choices, 1, false, &ok);
+        if (!ok) return;
+        if (choice != choices.first()) model = choice;
+    }
+    importTimeloopFiles(paths, model);
 }
 
-bool MainWindow::importTimeloopFiles(const QStringList& paths)
+// True when the files hold an ERT, or cannot be read (the import then reports why).
+bool MainWindow::timeloopFilesGiveEnergies(const QStringList& paths) const
 {
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
+    try {
+        return importTimeloop(files, TimeloopImportOptions{}).ertGiven;
+    } catch (const NestorError&) {
+        return true;
+    }
+}
+
+bool MainWindow::importTimeloopFiles(const QStringList& paths, const QString& energyModel)
+{
+    std::vector<std::string> files;
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    TimeloopImportOptions options;
+    options.energyModel = energyModel.toStdString();
     TimeloopImport imported;
     try {
-        imported = importTimeloop(files, TimeloopImportOptions{});
+        imported = importTimeloop(files, options);
     } catch (const NestorError& e) {
         reportError(tr("Cannot import the Timeloop files"), QString::fromStdString(e.what()));
         return false;

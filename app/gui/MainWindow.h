@@ -57,7 +57,8 @@ public:
     // Timeloop's problem / architecture / mapping / ERT files become a new, unsaved project (the
     // caller offers to save the current one first); on failure reports the error located in the
     // files, keeps the current project and returns false.
-    bool importTimeloopFiles(const QStringList& paths);
+    // `energyModel` as nestor-cli import-timeloop --energy-model takes it (with an ERT: table).
+    bool importTimeloopFiles(const QStringList& paths, const QString& energyModel = QStringLiteral("table"));
     // Shows the mapping's loop nest and starts its evaluation; false if there is no such mapping.
     bool selectMapping(const QString& name);
     // The project's job default, or its first mapping; false if it has none.
@@ -119,6 +120,7 @@ private:
     void connectEditing();
     void openWithDialog();
     void importTimeloopWithDialog();
+    bool timeloopFilesGiveEnergies(const QStringList& paths) const;
     bool saveWithDialog();
     void exportResultsWithDialog();
     bool maybeSave();

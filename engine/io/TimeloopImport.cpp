@@ -89,8 +89,9 @@ void checkConstraints(const Project& p, const std::vector<YamlRef>& sources)
     }
 }
 
-// The energies belong to the architecture: a warning about them points there.
-void energies(const MergedInputs& in, const YamlRef& arch, const TimeloopImportOptions& opt, Project& p,
+// The energies belong to the architecture: a warning about them points there. True when they
+// come from an ERT.
+bool energies(const MergedInputs& in, const YamlRef& arch, const TimeloopImportOptions& opt, Project& p,
               std::vector<std::string>& warnings)
 {
     if (const auto ert = in.get("ERT")) {
@@ -99,7 +100,7 @@ void energies(const MergedInputs& in, const YamlRef& arch, const TimeloopImportO
                                                   "' cannot be combined with it (use table)");
         timeloopimport::applyTimeloopErt(*ert, p.architecture, warnings);
         p.energyModel = "table";
-        return;
+        return true;
     }
     if (!isKnownEnergyModel(opt.energyModel) || opt.energyModel == "table-scaled") {
         std::string names;
@@ -111,11 +112,12 @@ void energies(const MergedInputs& in, const YamlRef& arch, const TimeloopImportO
     if (opt.energyModel == "table") {
         warnings.push_back(locatedWarning(arch, "no ERT given: every energy is 0 (energy model 'table'); give the "
                                                 "Accelergy ERT (timeloop-model.ERT.yaml) or choose an energy model"));
-        return;
+        return false;
     }
     applyEnergyModel(p.architecture, opt.energyModel);
     warnings.push_back(locatedWarning(arch, "no ERT given: energies come from the " + opt.energyModel +
                                             " energy model, not from Accelergy (Timeloop's figures will differ)"));
+    return false;
 }
 
 } // namespace
@@ -184,7 +186,7 @@ TimeloopImport importTimeloopSources(const std::vector<TimeloopSource>& sources,
     } else {
         r.warnings.push_back(locatedWarning(*problem, "no `mapping:` in the inputs: the project has no mapping"));
     }
-    energies(in, *arch, opt, p, r.warnings);
+    r.ertGiven = energies(in, *arch, opt, p, r.warnings);
     std::vector<YamlRef> constraintSources;
     if (arch->isMap() && arch->has("constraints"))
         timeloopimport::readTimeloopConstraints(arch->get("constraints"), pw.workload, p.architecture, p.constraints,

@@ -23,6 +23,7 @@ struct TimeloopImportOptions {
 struct TimeloopImport {
     Project project;
     std::vector<std::string> warnings;  // what was ignored or assumed, located where possible
+    bool ertGiven = false;              // the energies come from an Accelergy ERT
     std::string summary() const;        // one line: workload, levels, mapping, energy source
 };
 

@@ -163,6 +163,7 @@ void TestTimeloopImport::matchesReferenceCase()
     TimeloopImportOptions opt;
     if (!ert.isEmpty()) opt.ertFile = inputPath(ert.toStdString());
     const TimeloopImport imp = importTimeloop(split(files), opt);
+    QVERIFY(imp.ertGiven);  // every case's set has one (a file or an `ERT:` key)
     const Project& p = imp.project;
     const ReferenceCase rc = readReferenceCase(casePath(caseName.toStdString()));
 
@@ -233,6 +234,7 @@ void TestTimeloopImport::energyModelWithoutErt()
     const Texts t;
     TimeloopImport imp = importTimeloopSources(t.sources(), {});
     QCOMPARE(imp.project.energyModel, std::string("table"));
+    QVERIFY(!imp.ertGiven);
     for (const auto& l : imp.project.architecture.levels) QCOMPARE(l.energy, ActionEnergies{});
     QCOMPARE(imp.project.architecture.compute.mac_energy_pJ, 0.0);
     bool warned = false;

@@ -287,6 +287,11 @@ void TestMainWindow::importsTimeloopFiles()
     QVERIFY2(w.lastError().contains(QStringLiteral("not-timeloop.yaml:")), qPrintable(w.lastError()));
     QCOMPARE(w.currentMapping(), QStringLiteral("timeloop"));
     QCOMPARE(QString::fromStdString(w.project()->workloads.front().workload.name), QStringLiteral("CNN_Layer"));
+
+    // Without the ERT, the energy model chosen in the dialog gives the energies.
+    QVERIFY(w.importTimeloopFiles({in + "conv1d-2level.arch.yaml", in + "conv1d.prob.yaml", in + "conv1d-2level-os.map.yaml"},
+                                  QStringLiteral("interstellar-28nm")));
+    QCOMPARE(QString::fromStdString(w.project()->energyModel), QStringLiteral("interstellar-28nm"));
 }
 
 void TestMainWindow::overflowingMappingShowsErrors()
