@@ -147,7 +147,21 @@ std::vector<Value> constant(const OnnxNode& n, const OpInputs&)
         return one(std::move(v));
     }
     if (const OnnxAttribute* a = n.attribute("value_ints")) return one(knownConstant(a->ints));
-    failShape("Constant without a tensor or integer value");
+    // Real constants (a scale factor before a layer) have a shape too: a scalar or a vector.
+    if (const OnnxAttribute* a = n.attribute("value_float")) {
+        Value v = known({});
+        v.real = true;
+        v.reals = {a->f};
+        return one(std::move(v));
+    }
+    if (const OnnxAttribute* a = n.attribute("value_floats")) {
+        Value v = known({static_cast<std::int64_t>(a->floats.size())});
+        v.real = true;
+        v.reals = a->floats;
+        return one(std::move(v));
+    }
+    if (n.attribute("value_string")) return one(known({}));
+    failShape("Constant without a tensor, integer or real value");
 }
 
 std::vector<Value> pool(const OnnxNode& n, const OpInputs& in)

@@ -472,6 +472,18 @@ void TestOnnxImport::shapeOpsOfExportedGraphs()
     g.nodes.push_back(node("Reshape", "", {"x", "hw"}, {"xr"}));
     g.weight("wh", {7, 8, 1, 1});
     g.nodes.push_back(conv("ch", "xr", "wh", "yh", 1, 1, 0));
+    // A real Constant scales x before a layer: the product keeps x's shape.
+    g.nodes.push_back(node("Constant", "", {}, {"half"}, {[] {
+                               Bytes a;  // AttributeProto{name = 1, f = 2 (32-bit), type = 20 (FLOAT = 1)}
+                               bytesField(a, 1, "value_float");
+                               tag(a, 2, 5);
+                               fixed32(a, 0.5F);
+                               intField(a, 20, 1);
+                               return a;
+                           }()}));
+    g.nodes.push_back(node("Mul", "", {"x", "half"}, {"xh"}));
+    g.weight("wx", {2, 8, 1, 1});
+    g.nodes.push_back(conv("cx", "xh", "wx", "yx", 1, 1, 0));
     // Expand [1, 1, 4, 4] to [2, 3, 4, 4] (broadcast).
     g.input("e", {1, 1, 4, 4});
     g.initializers.push_back(tensor("eshape", {4}, 7, {2, 3, 1, 4}));
@@ -527,6 +539,7 @@ void TestOnnxImport::shapeOpsOfExportedGraphs()
     checkConv(r, "cd", "conv", {1, 6, 2, 32, 32, 1, 1});
     checkConv(r, "ch", "conv", {1, 7, 8, 8, 32, 1, 1});
     checkConv(r, "ce", "conv", {2, 1, 3, 4, 4, 1, 1});
+    checkConv(r, "cx", "conv", {1, 2, 8, 16, 16, 1, 1});
     QVERIFY(r.warnings.empty());  // every node's shape was inferred
 }
 
