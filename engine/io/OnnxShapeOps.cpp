@@ -649,15 +649,26 @@ const std::map<std::string, Rule>& rules()
 
 } // namespace
 
+// Ops that turn weights into weights (a MatMul by a transposed or dequantized initializer is a
+// fully connected layer, as by the initializer itself).
+bool keepsWeights(const std::string& op)
+{
+    static const std::set<std::string> ops{"Identity", "Cast", "DequantizeLinear", "QuantizeLinear", "Transpose",
+                                           "Reshape", "Squeeze", "Unsqueeze", "Flatten"};
+    return ops.count(op) > 0;
+}
+
 std::vector<Value> inferShapeOp(const OnnxNode& n, const OpInputs& in)
 {
     const std::string& op = n.opType;
-    if (passThroughOps().count(op)) return one(known(in.at(0).shape));
-    if (broadcastOps().count(op)) return elementwise(n, in);
-    if (op.rfind("Reduce", 0) == 0) return reduce(n, in);
-    const auto rule = rules().find(op);
-    if (rule == rules().end()) failShape("op '" + op + "' is not supported by the ONNX import");
-    return rule->second(n, in);
+    std::vector<Value> out;
+    if (passThroughOps().count(op)) out = one(known(in.at(0).shape));
+    else if (broadcastOps().count(op)) out = elementwise(n, in);
+    else if (op.rfind("Reduce", 0) == 0) out = reduce(n, in);
+    else if (const auto rule = rules().find(op); rule != rules().end()) out = rule->second(n, in);
+    else failShape("op '" + op + "' is not supported by the ONNX import");
+    if (out.size() == 1 && keepsWeights(op) && in.present(0) && in.at(0).initializer) out[0].initializer = true;
+    return out;
 }
 
 } // namespace nestor::onnximport

@@ -435,8 +435,9 @@ void TestOnnxImport::shapeOpsOfExportedGraphs()
     g.initializers.push_back(tensor("minus1", {1}, 7, {-1}));
     g.nodes.push_back(node("Concat", "", {"s01", "minus1"}, {"target"}, {attrInt("axis", 0)}));
     g.nodes.push_back(node("Reshape", "", {"ya", "target"}, {"flat"}));
-    g.weight("wm", {196, 10});
-    g.nodes.push_back(node("MatMul", "mm", {"flat", "wm"}, {"ym"}));  // fc: 4 rows, 196 -> 10
+    g.weight("wmT", {10, 196});  // stored transposed, as PyTorch's Linear stores it
+    g.nodes.push_back(node("Transpose", "", {"wmT"}, {"wm"}));
+    g.nodes.push_back(node("MatMul", "mm", {"flat", "wm"}, {"ym"}));  // still weights: fc, 4 rows, 196 -> 10
     // Resize by scales [1, 1, 2, 2] (raw_data): 28x28; Upsample by the attribute [1, 1, 0.5, 0.5]:
     // 14x14; Resize to sizes [1, 2, 7, 7].
     g.initializers.push_back(floatTensor("up2", {4}, {1, 1, 2, 2}, true));
@@ -531,6 +532,7 @@ void TestOnnxImport::shapeOpsOfExportedGraphs()
     QCOMPARE((std::vector<std::int64_t>{mm2->spec.fcBatch, mm2->spec.fcOut, mm2->spec.fcIn}), (std::vector<std::int64_t>{56, 3, 14}));
     const ProjectWorkload* mm = find(r, "mm");
     QVERIFY(mm);
+    QCOMPARE(mm->spec.type, std::string("fc"));
     QCOMPARE((std::vector<std::int64_t>{mm->spec.fcBatch, mm->spec.fcOut, mm->spec.fcIn}), (std::vector<std::int64_t>{4, 10, 196}));
     checkConv(r, "cr", "conv", {1, 2, 4, 28, 28, 1, 1});
     checkConv(r, "cu", "conv", {1, 2, 2, 14, 14, 1, 1});
