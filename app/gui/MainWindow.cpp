@@ -191,7 +191,13 @@ void MainWindow::createMenus()
     open->setShortcut(QKeySequence::Open);
     toolBar->addAction(open);
     file->addAction(tr("&Import Timeloop Files…"), this, &MainWindow::importTimeloopWithDialog);
-    file->addAction(tr("Import &ONNX Network…"), this, [this] { importOnnxWithDialog(this, *document_, *logDock_); });
+    file->addAction(tr("Import &ONNX Network…"), this, [this] {
+        importOnnxWithDialog(this, *document_, *logDock_, [this](const QString& network) {
+            // Its layers have no mappings yet: the Network tab offers Find Mappings.
+            networkView_->selectNetwork(network);
+            showTab(Tab::Network);
+        });
+    });
 
     recentMenu_ = new RecentFilesMenu(this);
     file->addMenu(recentMenu_);

@@ -14,7 +14,7 @@
 
 namespace nestor::app {
 
-void importOnnxWithDialog(QWidget* parent, ProjectDocument& doc, LogDock& log)
+void importOnnxWithDialog(QWidget* parent, ProjectDocument& doc, LogDock& log, std::function<void(const QString&)> imported)
 {
     const QString path = QFileDialog::getOpenFileName(parent, QObject::tr("Import ONNX Network"), {},
                                                       QObject::tr("ONNX models (*.onnx);;All files (*)"));
@@ -28,7 +28,7 @@ void importOnnxWithDialog(QWidget* parent, ProjectDocument& doc, LogDock& log)
     // A zoo model holds hundreds of MB of weights: read it off the GUI thread.
     using Outcome = std::variant<OnnxImportResult, std::string>;
     auto* watcher = new QFutureWatcher<Outcome>(parent);
-    QObject::connect(watcher, &QFutureWatcher<Outcome>::finished, parent, [watcher, parent, &doc, &log, path] {
+    QObject::connect(watcher, &QFutureWatcher<Outcome>::finished, parent, [watcher, parent, &doc, &log, path, imported] {
         const Outcome outcome = watcher->result();
         watcher->deleteLater();
         QString error;
@@ -39,9 +39,10 @@ void importOnnxWithDialog(QWidget* parent, ProjectDocument& doc, LogDock& log)
             QMessageBox::warning(parent, QObject::tr("Import ONNX Network"), error);
             return;
         }
-        const auto& imported = std::get<OnnxImportResult>(outcome);
-        log.info(QString::fromStdString(imported.summary()));
-        for (const auto& w : imported.warnings) log.warning(QString::fromStdString(w));
+        const auto& result = std::get<OnnxImportResult>(outcome);
+        log.info(QString::fromStdString(result.summary()));
+        for (const auto& w : result.warnings) log.warning(QString::fromStdString(w));
+        if (imported) imported(QString::fromStdString(result.network.name));
     });
     const std::string file = path.toStdString();
     watcher->setFuture(QtConcurrent::run([file, options]() -> Outcome {
