@@ -11,6 +11,7 @@
 #include "model/Model.h"
 
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 #include <QUndoStack>
 
@@ -71,6 +72,14 @@ void TestNetworkMappingSearch::findsMappingsForAnImportedNetwork()
     QCOMPARE(messages.first().first().toString(), QStringLiteral("Every layer already has a mapping."));
     doc.undoStack()->undo();
     QCOMPARE(doc.project().mappings.size(), mappingsBefore);
+
+    // Another project while a search runs: its results are dropped, the tab is usable again.
+    QVERIFY(view.findMappings());
+    doc.reset(readProject(NESTOR_EXAMPLES_DIR "/eyeriss-like.yaml"), {});
+    QVERIFY(!view.isRunning());
+    QTest::qWait(200);
+    QCOMPARE(doc.project().mappings.size(), mappingsBefore);
+    QVERIFY(view.table()->rowCount() == 0);
 }
 
 QTEST_MAIN(TestNetworkMappingSearch)

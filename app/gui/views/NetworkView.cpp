@@ -116,8 +116,10 @@ NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
         emit finished(completed);
     });
     connect(document_, &ProjectDocument::contentReset, this, [this] {
-        // Another project: nothing of the previous one's results stays.
+        // Another project: nothing of the previous one's results stays (a discarded run never
+        // reports finished: the buttons are reset here). NetworkMappingSearch discards its own.
         job_->discard();
+        setRunning(false);
         results_.clear();
         showResults();
         refreshNetworks();
