@@ -194,6 +194,29 @@ std::int64_t integer(const ProtoReader& r, const ProtoField& f, const char* what
     return static_cast<std::int64_t>(f.value);
 }
 
+// Contents whose count differs from the dims' product (a malformed file) are not trusted: only
+// the shape is kept, so no rule indexes past them.
+void dropContentsUnlikeDims(OnnxTensor& t)
+{
+    std::size_t count = 1;
+    for (auto d : t.dims) {
+        if (d < 0 || d > std::int64_t(kOnnxMaxIntValues)) {
+            count = kOnnxMaxIntValues + 1;
+            break;
+        }
+        count *= std::size_t(d);
+        if (count > kOnnxMaxIntValues) break;
+    }
+    if (t.hasValues && t.values.size() != count) {
+        t.hasValues = false;
+        t.values.clear();
+    }
+    if (t.hasFloats && t.floats.size() != count) {
+        t.hasFloats = false;
+        t.floats.clear();
+    }
+}
+
 OnnxTensor readTensor(ProtoReader r)
 {
     OnnxTensor t;
@@ -238,7 +261,10 @@ OnnxTensor readTensor(ProtoReader r)
         }
     }
     if (t.dataType == kFloat || t.dataType == kDouble) readFloats(r, t, realData, hasRaw ? &raw : nullptr);
-    if (t.dataType != kInt64 && t.dataType != kInt32) return t;
+    if (t.dataType != kInt64 && t.dataType != kInt32) {
+        dropContentsUnlikeDims(t);
+        return t;
+    }
     if (hasInts && ints.size() <= kOnnxMaxIntValues) {
         t.values = std::move(ints);
         t.hasValues = true;
@@ -254,6 +280,7 @@ OnnxTensor readTensor(ProtoReader r)
             t.hasValues = true;
         }
     }
+    dropContentsUnlikeDims(t);
     return t;
 }
 

@@ -77,7 +77,7 @@ std::optional<std::vector<std::int64_t>> integerArithmetic(const std::string& op
 {
     if (args.size() != 2 || (op != "Add" && op != "Sub" && op != "Mul" && op != "Div")) return std::nullopt;
     for (const Value* a : args)
-        if (!a->constant || a->shape.size() > 1 || a->values.empty()) return std::nullopt;
+        if (!a->constant || a->shape.size() > 1 || (a->values.size() != 1 && a->values.size() != count)) return std::nullopt;
     std::vector<std::int64_t> out;
     for (std::size_t j = 0; j < count; ++j) {
         const std::int64_t x = args[0]->values[args[0]->values.size() == 1 ? 0 : j];
@@ -445,7 +445,7 @@ std::vector<Value> slice(const OnnxNode& n, const OpInputs& in)
         stride[axis] = step;
     }
     Value v = known(out);
-    if (data.constant && x.size() == 1 && out[0] >= 0) {
+    if (data.constant && x.size() == 1 && data.values.size() == std::size_t(x[0]) && out[0] >= 0) {
         v.constant = true;
         for (std::int64_t j = 0; j < out[0]; ++j) v.values.push_back(data.values.at(static_cast<std::size_t>(first[0] + j * stride[0])));
     }
