@@ -1,5 +1,5 @@
-// Timeloop architecture files -> Architecture. The tree form follows Topology::ParseTreeSpecs
-// and BufferLevel::ParseSpecs of NVlabs/timeloop (src/model/topology.cpp, buffer.cpp); the v0.4
+// Timeloop architecture files -> Architecture. The tree form follows Topology::ParseTreeSpecs,
+// the legacy form Topology::ParseSpecs, and both BufferLevel::ParseSpecs of NVlabs/timeloop (src/model/topology.cpp, buffer.cpp); the v0.4
 // `nodes` form follows what the timeloopfe front-end turns it into (semantics.md section 0).
 #include "io/TimeloopImportParts.h"
 
@@ -150,6 +150,37 @@ void readTree(const YamlRef& arch, std::vector<Component>& out, std::optional<do
     }
 }
 
+// ---------------------------------------------------------------- legacy form (ISPASS 2019)
+
+// `arithmetic` (the MACs) and `storage` (a list, innermost level first), each a map of the
+// attributes themselves (Topology::ParseSpecs). No classes: DRAM by `technology`, else SRAM.
+void readLegacy(const YamlRef& arch, std::vector<Component>& out)
+{
+    const YamlRef storage = arch.require("storage");
+    storage.requireSequence();
+    if (storage.size() == 0) storage.fail("no storage levels");
+    for (std::size_t i = storage.size(); i-- > 0;) {  // outermost first
+        const YamlRef l = storage[i];
+        l.requireMap();
+        Component c;
+        c.node = l;
+        const YamlRef nameRef = l.require("name");
+        if (elementCount(nameRef, &c.name) != 1) nameRef.fail("a legacy level gives its count with `instances`, not a range");
+        c.cls = "storage";
+        c.attributes = l;
+        out.push_back(std::move(c));
+    }
+    const YamlRef mac = arch.require("arithmetic");
+    mac.requireMap();
+    Component c;
+    c.node = mac;
+    c.name = mac.has("name") ? mac.get("name").asString() : std::string("MACs");
+    if (c.name.empty()) mac.get("name").fail("empty component name");
+    c.cls = "compute";
+    c.attributes = mac;
+    out.push_back(std::move(c));
+}
+
 // ---------------------------------------------------------------- v0.4 front-end form (`nodes`)
 
 void readNodes(const YamlRef& nodes, std::int64_t& prodX, std::int64_t& prodY, std::vector<Component>& out,
@@ -218,12 +249,14 @@ StorageLevel makeStorage(const Component& c)
     StorageLevel s;
     s.name = c.name;
     s.instances = c.instances;
-    if (c.dummy) {
+    const YamlRef& a = c.attributes;
+    // A level of no entries holds nothing: Timeloop's way to write a spatial-only level.
+    const bool noEntries = a.isMap() && a.has("entries") && !a.get("entries").isNull() && a.get("entries").asNonNegativeInt() == 0;
+    if (c.dummy || noEntries) {
         s.technology = "dummy";
         s.size_words = 0;
         return s;
     }
-    const YamlRef& a = c.attributes;
     const bool dram = c.cls.find("DRAM") != std::string::npos ||
                       (a.isMap() && a.has("technology") && a.get("technology").isScalar() &&
                        a.get("technology").asString() == "DRAM");
@@ -294,17 +327,17 @@ StorageLevel makeStorage(const Component& c)
 Architecture readTimeloopArchitecture(const YamlRef& arch, Warnings& warnings, std::vector<NodeConstraints>& nodeConstraints)
 {
     arch.requireMap();
-    if (arch.has("storage") || arch.has("arithmetic"))
-        arch.fail("the legacy `storage` / `arithmetic` form is not supported; use `subtree` or `nodes`");
     std::vector<Component> comps;
     std::optional<double> cycle;
-    if (arch.has("nodes")) {
+    if (arch.has("storage") || arch.has("arithmetic")) {
+        readLegacy(arch, comps);
+    } else if (arch.has("nodes")) {
         std::int64_t prodX = 1, prodY = 1;
         readNodes(arch.get("nodes"), prodX, prodY, comps, cycle, warnings);
     } else if (arch.has("subtree")) {
         readTree(arch, comps, cycle, warnings);
     } else {
-        arch.fail("an architecture needs `subtree` (v0.2/v0.3) or `nodes` (v0.4)");
+        arch.fail("an architecture needs `subtree` (v0.2/v0.3), `nodes` (v0.4) or the legacy `storage` and `arithmetic`");
     }
 
     Architecture a;

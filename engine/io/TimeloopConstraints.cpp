@@ -25,8 +25,29 @@ std::string joinedText(const YamlRef& ref)
     return s;
 }
 
+// An exact factor as Timeloop reads it (Constraints::ParseUserFactors): 0 means the whole
+// dimension, and one above the dimension's bound is set to the bound; both with a warning.
+std::string clampedFactor(const std::string& dim, const std::string& digits, const YamlRef& ref, const Workload& w,
+                          Warnings& warnings)
+{
+    const std::int64_t bound = w.bounds[static_cast<std::size_t>(w.dimIndex(dim))];
+    const bool huge = digits.size() > 18;  // (past int64: surely above the bound)
+    const std::int64_t value = huge ? 0 : std::stoll(digits);
+    if (!huge && value == 0) {
+        warnings.push_back(locatedWarning(ref, "factors: " + dim + "=0 means the whole dimension (" + dim + "=" +
+                                                   std::to_string(bound) + "), as Timeloop reads it"));
+        return std::to_string(bound);
+    }
+    if (huge || value > bound) {
+        warnings.push_back(locatedWarning(ref, "factors: " + dim + "=" + digits + " exceeds the dimension's bound; set to " +
+                                                   dim + "=" + std::to_string(bound) + ", as Timeloop does"));
+        return std::to_string(bound);
+    }
+    return digits;
+}
+
 // "N=1,C=1 P<=4 C4" -> "N=1 C=1 P<=4 C=4" (Timeloop accepts commas and a missing '=').
-std::string normalizeFactors(const YamlRef& ref, const Workload& w)
+std::string normalizeFactors(const YamlRef& ref, const Workload& w, Warnings& warnings)
 {
     std::string s = joinedText(ref);
     s = s.substr(0, s.find('#'));
@@ -39,6 +60,10 @@ std::string normalizeFactors(const YamlRef& ref, const Workload& w)
         const std::string dim = tok.substr(0, i);
         if (w.dimIndex(dim) < 0) ref.fail("factors: unknown dimension '" + dim + "' in '" + tok + "'");
         if (i < tok.size() && std::isdigit(static_cast<unsigned char>(tok[i]))) tok = dim + "=" + tok.substr(i);
+        const std::string value = tok.substr(std::min(tok.size(), i + 1));
+        const bool exact = i < tok.size() && tok[i] == '=' && !value.empty() &&
+                           std::all_of(value.begin(), value.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+        if (exact) tok = dim + "=" + clampedFactor(dim, value, ref, w, warnings);
         out += (out.empty() ? "" : " ") + tok;
     }
     return out;
@@ -92,7 +117,7 @@ void readEntry(const YamlRef& e, const std::string& type, const YamlRef& typeRef
         if (const YamlRef f = e.get("factors"); !f.isNull()) {
             MapspaceConstraints parsed;
             try {
-                parsed.addFactors(c.target, c.type == ProjectConstraint::Type::Spatial, normalizeFactors(f, w));
+                parsed.addFactors(c.target, c.type == ProjectConstraint::Type::Spatial, normalizeFactors(f, w, warnings));
             } catch (const NestorError& err) {
                 f.fail(err.diagnostics().empty() ? err.what() : err.diagnostics().front().message);
             }
@@ -157,9 +182,18 @@ void readTimeloopConstraints(const YamlRef& node, const Workload& w, const Archi
 {
     YamlRef list = node;
     if (node.isMap()) {  // {targets: [...]} or {constraints: [...]}; anything else holds no constraints
-        if (node.has("targets")) list = node.get("targets");
-        else if (node.has("constraints")) list = node.get("constraints");
-        else return;
+        if (node.has("targets")) {
+            list = node.get("targets");
+        } else if (node.has("constraints")) {
+            list = node.get("constraints");
+            if (list.isScalar()) {  // the legacy `constraints: NAME` picks the list `constraints_NAME` beside it
+                const std::string chosen = "constraints_" + list.asString();
+                if (!node.has(chosen)) list.fail("names `" + chosen + "`, which is not given beside it");
+                list = node.get(chosen);
+            }
+        } else {
+            return;
+        }
     }
     if (list.isNull()) return;
     list.requireSequence();

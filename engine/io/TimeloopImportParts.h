@@ -8,6 +8,7 @@
 #include "mapping/Mapping.h"
 #include "workload/Workload.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,15 @@ yamlio::YamlRef getAny(const yamlio::YamlRef& map, std::initializer_list<const c
 // "a warning at file:line:column: field: text" for the warnings list.
 std::string locatedWarning(const yamlio::YamlRef& at, const std::string& text);
 
+// The shape Timeloop's installation ships under `name` (`cnn-layer`, `gemm-ABZ`, ...; with or
+// without a .yaml/.cfg extension) as the YAML text of a `shape:` map; nullopt for other names.
+std::optional<std::string> bundledTimeloopShape(const std::string& name);
+// Those names, comma-separated (for an error naming the choices).
+std::string bundledTimeloopShapeNames();
+
 // `problem:` (shape + instance; v0.3 and v0.4 alike) -> a workload with its dimensions in
-// declaration order. Dimension names are one character, as Timeloop requires.
+// declaration order. Dimension names are one character, as Timeloop requires. A shape given by
+// name, or none (Timeloop assumes cnn-layer, with a warning), is one Timeloop ships.
 Workload readTimeloopProblem(const yamlio::YamlRef& problem, Warnings& warnings);
 
 // The `constraints:` a v0.4 node carries ({dataspace, temporal, spatial}), with the level they

@@ -77,10 +77,19 @@ Tensor readDataSpace(const YamlRef& ds, const Workload& w, const std::map<std::s
 Workload readTimeloopProblem(const YamlRef& problem, Warnings& warnings)
 {
     problem.requireMap();
-    const YamlRef shape = problem.require("shape");
-    if (shape.isScalar())
-        shape.fail("a named shape ('" + shape.asString() + "') refers to a file of Timeloop's installation; "
-                   "give the shape inline");
+    YamlRef shape = problem.get("shape");
+    if (shape.isNull() || shape.isScalar()) {
+        // A named shape is a file of Timeloop's installation; without one Timeloop assumes cnn-layer.
+        const std::string named = shape.isNull() ? std::string("cnn-layer") : shape.asString();
+        const std::optional<std::string> text = bundledTimeloopShape(named);
+        if (!text)
+            shape.fail("unknown named shape '" + named + "': Timeloop ships " + bundledTimeloopShapeNames() +
+                       "; give any other shape inline");
+        if (shape.isNull())
+            warnings.push_back(locatedWarning(problem, "no `shape:`: Timeloop's cnn-layer shape assumed, as Timeloop does"));
+        const std::string file = "Timeloop's problem-shapes/" + named;
+        shape = YamlRef(yamlio::parseText(*text, file), yamlio::joinPath(problem.path(), "shape"), file);
+    }
     shape.requireMap();
     Workload w;
     const YamlRef name = shape.get("name");

@@ -133,6 +133,7 @@ private slots:
     void constraints();
     void nodeConstraints();
     void badArchitectureForms();
+    void legacyForms();
 };
 
 void TestTimeloopImport::matchesReferenceCase_data()
@@ -142,6 +143,8 @@ void TestTimeloopImport::matchesReferenceCase_data()
     QTest::addColumn<QString>("caseName");
     QTest::newRow("v0.3 tree, separate files") << "conv1d-2level.arch.yaml,conv1d.prob.yaml,conv1d-2level-os.map.yaml"
                                                << "conv1d-2level.ERT.yaml" << "ispass20-01-conv1d-2level-os";
+    QTest::newRow("legacy storage list") << "conv1d-2level.legacy-arch.yaml,conv1d.prob.yaml,conv1d-2level-os.map.yaml"
+                                         << "conv1d-2level.ERT.yaml" << "ispass20-01-conv1d-2level-os";
     QTest::newRow("one merged file with bypass and ERT") << "conv1d-oc-3level-bypass.input.yaml" << ""
                                                           << "ispass20-03-conv1d-oc-3level-bypass";
     QTest::newRow("v0.4 nodes, spatial fanout")
@@ -559,6 +562,84 @@ void TestTimeloopImport::badArchitectureForms()
     expectError(t.sources(), {at("arch.yaml", t.arch, "{meshX: 2}"), "architecture.nodes[2].spatial", "!Component"});
     t.arch = replaced(t.arch, "  - !Container {name: PE, spatial: {meshX: 4}}", "  - !Parallel {name: PE, nodes: []}");
     expectError(t.sources(), {at("arch.yaml", t.arch, "!Parallel"), "architecture.nodes[1]", "!Parallel"});
+}
+
+bool warnedAbout(const TimeloopImport& imp, const std::string& text)
+{
+    for (const auto& w : imp.warnings)
+        if (w.find(text) != std::string::npos) return true;
+    return false;
+}
+
+// What Timeloop's own configs/ write: a shape named or left out (the shapes its installation
+// ships, cnn-layer by default), the legacy `storage` list, `constraints: NAME` picking
+// `constraints_NAME`, factors of 0 (the whole dimension) or above the bound (clamped), and a
+// level of 0 entries (spatial only).
+void TestTimeloopImport::legacyForms()
+{
+    const std::string arch = R"(arch:
+  arithmetic: {instances: 16, meshX: 4, word-bits: 8}
+  storage:
+  - {name: RF, entries: 16, instances: 16, meshX: 4, word-bits: 8}
+  - {name: Fanout, entries: 0, instances: 1, word-bits: 8}
+  - {name: DRAM, technology: DRAM, instances: 1, word-bits: 8}
+)";
+    const std::string prob = "problem:\n  shape: cnn-layer.yaml\n  R: 3\n  S: 3\n  P: 8\n  Q: 8\n  C: 4\n  K: 8\n  N: 1\n"
+                             "  Wstride: 2\n";
+    const std::string constraints = R"(mapspace:
+  constraints: small
+  constraints_small:
+  - {target: Fanout, type: spatial, factors: K4 C1, permutation: KC}
+  - {target: RF, type: temporal, factors: R0 S9 K1}
+)";
+    const auto sources = [&](const std::string& a, const std::string& p, const std::string& c) {
+        return std::vector<TimeloopSource>{{"arch.yaml", a}, {"prob.yaml", p}, {"c.yaml", c}};
+    };
+    TimeloopImport imp = importTimeloopSources(sources(arch, prob, constraints), {});
+    const Workload& w = imp.project.workloads[0].workload;
+    // Timeloop's cnn-layer: dimensions R S P Q C K N; Inputs' width is R * Wdilation + P * Wstride.
+    QCOMPARE(w.dimNames, (std::vector<std::string>{"R", "S", "P", "Q", "C", "K", "N"}));
+    QCOMPARE(w.bounds, (std::vector<std::int64_t>{3, 3, 8, 8, 4, 8, 1}));
+    QCOMPARE(w.numTensors(), 3);
+    QCOMPARE(w.tensors[0].name, std::string("Weights"));
+    QCOMPARE(w.tensors[0].ranks, (std::vector<RankExpression>{{{4, 1}}, {{5, 1}}, {{0, 1}}, {{1, 1}}}));
+    QCOMPARE(w.tensors[1].ranks, (std::vector<RankExpression>{{{6, 1}}, {{4, 1}}, {{0, 1}, {2, 2}}, {{1, 1}, {3, 1}}}));
+    QCOMPARE(w.tensors[2].ranks, (std::vector<RankExpression>{{{6, 1}}, {{5, 1}}, {{3, 1}}, {{2, 1}}}));
+    QVERIFY(w.tensors[2].readWrite && !w.tensors[1].readWrite);
+    // The storage list is innermost first; the zero-entry level holds nothing.
+    const Architecture& a = imp.project.architecture;
+    QCOMPARE(a.numLevels(), 3);
+    QCOMPARE(a.levels[0].name, std::string("DRAM"));
+    QCOMPARE(a.levels[1].technology, std::string("dummy"));
+    QCOMPARE(a.levels[2].size_words, std::optional<std::int64_t>(16));
+    QCOMPARE(a.levels[2].instances, std::int64_t{16});
+    QCOMPARE(a.compute.instances, std::int64_t{16});
+    // R0 is R=3 and S9 is S=3, each with a warning naming its place.
+    const auto& cs = imp.project.constraints;
+    QCOMPARE(cs.size(), std::size_t{2});
+    using Op = FactorConstraint::Op;
+    QCOMPARE(cs[1].factors, (std::vector<FactorConstraint>{{"RF", false, "R", Op::Eq, 3}, {"RF", false, "S", Op::Eq, 3},
+                                                           {"RF", false, "K", Op::Eq, 1}}));
+    QVERIFY(warnedAbout(imp, "R=0 means the whole dimension (R=3)"));
+    QVERIFY(warnedAbout(imp, "S=9 exceeds the dimension's bound; set to S=3"));
+    QVERIFY(warnedAbout(imp, at("c.yaml", constraints, "R0 S9")));
+
+    // No shape at all: cnn-layer, as Timeloop assumes, with a warning; another shipped shape by name.
+    imp = importTimeloopSources(sources(arch, replaced(prob, "  shape: cnn-layer.yaml\n", ""), constraints), {});
+    QCOMPARE(imp.project.workloads[0].workload.dimNames.size(), std::size_t{7});
+    QVERIFY(warnedAbout(imp, "cnn-layer shape assumed"));
+    const std::string gemm = "problem:\n  shape: gemm_ABZ\n  instance: {M: 4, N: 8, K: 2}\n";
+    imp = importTimeloopSources({{"arch.yaml", arch}, {"prob.yaml", gemm}}, {});
+    const Workload& g = imp.project.workloads[0].workload;
+    QCOMPARE(g.dimNames, (std::vector<std::string>{"M", "N", "K"}));
+    QCOMPARE(g.tensors[1].name, std::string("B"));
+    QCOMPARE(g.tensors[1].ranks, (std::vector<RankExpression>{{{1, 1}}, {{2, 1}}}));
+
+    // An unknown name, and a constraint set that is not there.
+    const std::string other = replaced(prob, "cnn-layer.yaml", "depthwise");
+    expectError(sources(arch, other, constraints), {at("prob.yaml", other, "depthwise"), "problem.shape", "cnn-layer", "gemm-ABZ"});
+    const std::string missing = replaced(constraints, "constraints: small", "constraints: big");
+    expectError(sources(arch, prob, missing), {at("c.yaml", missing, "big"), "mapspace.constraints", "constraints_big"});
 }
 
 QTEST_APPLESS_MAIN(TestTimeloopImport)
