@@ -44,6 +44,18 @@ void explainEarlyStop(const SearchResult& r, const SearchOptions& so, std::ostre
             << so.evaluationBudget << " evaluations; a larger --timeout keeps it going\n";
 }
 
+// A search that ranks by energy where every mapping costs none (an architecture without
+// energies: imported without an ERT, energy model `table`) has ranked nothing: say so.
+void warnIfEnergyRankedNothing(const std::vector<SearchMetric>& metrics, double bestEnergy_pJ, std::ostream& err)
+{
+    const bool byEnergy = std::any_of(metrics.begin(), metrics.end(),
+                                      [](SearchMetric m) { return m == SearchMetric::Edp || m == SearchMetric::Energy; });
+    if (!byEnergy || bestEnergy_pJ != 0.0) return;
+    err << "nestor-cli: warning: the best mapping costs 0 pJ: the architecture has no energies (energy model `table` "
+           "with every energy 0), so EDP and energy ranked nothing; give it energies (import-timeloop --ert or "
+           "--energy-model, or the project's energy_model) or search with --metric delay\n";
+}
+
 std::atomic<bool> gInterrupted{false};
 
 extern "C" void onInterrupt(int)
@@ -238,6 +250,7 @@ int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const
     std::snprintf(line, sizeof line, "%-20s %6s %12s %12s %12lld %7s %10lld\n", "total", "", sci(r.edp_J_s).c_str(),
                   sci(r.energy_pJ).c_str(), static_cast<long long>(r.cycles), "", static_cast<long long>(r.evaluated));
     out << line;
+    if (r.complete) warnIfEnergyRankedNothing(no.search.metrics, r.energy_pJ, err);
     out << "Network EDP = total energy x total delay; sum of layer EDPs " << sci(r.sumLayerEdp_J_s) << " J*s; " << r.seconds
         << " s" << (r.complete ? "" : "; INCOMPLETE: some layers have no mapping") << "\n";
 
@@ -379,6 +392,7 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
         return kExitCheckFailed;
     }
     const Evaluation& ev = r.bestEvaluation;
+    warnIfEnergyRankedNothing(so.metrics, ev.energy_pJ, err);
     out << "Best: EDP " << sci(ev.edp_J_s) << " J*s, energy " << sci(ev.energy_pJ) << " pJ, cycles " << ev.cycles
         << ", utilization " << 100.0 * ev.utilization << " %\n";
     out << "Energy-delay Pareto front of the valid mappings evaluated: " << r.energyDelayFront.size() << " mapping"
