@@ -1,6 +1,7 @@
 // Timeloop architecture files -> Architecture. The tree form follows Topology::ParseTreeSpecs,
-// the legacy form Topology::ParseSpecs, and both BufferLevel::ParseSpecs of NVlabs/timeloop (src/model/topology.cpp, buffer.cpp); the v0.4
-// `nodes` form follows what the timeloopfe front-end turns it into (semantics.md section 0).
+// the legacy form Topology::ParseSpecs, both BufferLevel::ParseSpecs of NVlabs/timeloop
+// (src/model/topology.cpp, buffer.cpp); the v0.4 `nodes` form follows what the timeloopfe
+// front-end turns it into (semantics.md section 0).
 #include "io/TimeloopImportParts.h"
 
 #include "arch/MeshInference.h"

@@ -31,8 +31,9 @@ std::string clampedFactor(const std::string& dim, const std::string& digits, con
                           Warnings& warnings)
 {
     const std::int64_t bound = w.bounds[static_cast<std::size_t>(w.dimIndex(dim))];
-    const bool huge = digits.size() > 18;  // (past int64: surely above the bound)
-    const std::int64_t value = huge ? 0 : std::stoll(digits);
+    const std::string significant = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
+    const bool huge = significant.size() > 18;  // (past int64: surely above the bound)
+    const std::int64_t value = huge ? 0 : std::stoll(significant);
     if (!huge && value == 0) {
         warnings.push_back(locatedWarning(ref, "factors: " + dim + "=0 means the whole dimension (" + dim + "=" +
                                                    std::to_string(bound) + "), as Timeloop reads it"));

@@ -35,13 +35,16 @@ Args timeloopImportArgs(const std::string& mutant, Random&)
         {"conv1d-oc-ic-spatial.arch.yaml", "conv1d-oc-ic.prob.yaml", "conv1d-oc-ic-spatial-kp.map.yaml", "conv1d-oc-3level.ERT.yaml"},
         {"eyeriss-like.arch.yaml", "cnn-layer-conv3_1.prob.yaml", "eyeriss-like-rs.map.yaml", "eyeriss-like.ERT.yaml",
          "eyeriss-like.constraints.yaml"},
+        {"conv1d-2level.legacy-arch.yaml", "conv1d.prob.yaml", "conv1d-2level-os.map.yaml", "conv1d-2level.ERT.yaml"},
     };
     const std::string name = mutant.substr(mutant.find_last_of('/') + 1);
     Args a = {"import-timeloop", mutant};
-    for (const auto& set : sets)
-        if (std::find(set.begin(), set.end(), name) != set.end())
+    for (const auto& set : sets)  // (the first set holding the file: the legacy one shares the first's problem)
+        if (std::find(set.begin(), set.end(), name) != set.end()) {
             for (const auto& other : set)
                 if (other != name) a.push_back("timeloop/" + other);
+            break;
+        }
     a.insert(a.end(), {"-o", "imported.yaml"});
     return a;
 }
