@@ -1,15 +1,20 @@
 // Network tab, Find Mappings (app/gui/views/NetworkMappingSearch.h): after an ONNX import no
 // layer has a mapping; the search adds one per distinct layer, valid for the engine's model and
 // within the project's constraints, as one undo step in network order, and the network then
-// evaluates to the model's MACs derived by hand (tests/data/onnx/README.md).
+// evaluates to the model's MACs derived by hand (tests/data/onnx/README.md). The mapspace picked
+// beside the button is the one searched: PFM gives perfect factors (each dimension's bounds
+// multiply to its size, no remainder), checked on the mappings themselves.
 #include "NetworkView.h"
 #include "OnnxImportCommand.h"
 #include "ProjectDocument.h"
 #include "core/MapspaceConstraints.h"
 #include "io/OnnxImport.h"
 #include "io/ProjectYaml.h"
+#include "mapspace/MapspaceKind.h"
 #include "model/Model.h"
+#include "search/SearchMetric.h"
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -21,19 +26,40 @@ class TestNetworkMappingSearch : public QObject {
     Q_OBJECT
 private slots:
     void findsMappingsForAnImportedNetwork();
+    void searchesThePickedMapspaceByThePickedMetric();
 };
+
+namespace {
+
+// The Eyeriss-like example with tiny-cnn.onnx imported as network "tiny"; the import's error, if any.
+QString importTinyNetwork(app::ProjectDocument& doc)
+{
+    doc.reset(readProject(NESTOR_EXAMPLES_DIR "/eyeriss-like.yaml"), {});
+    OnnxImportOptions options;
+    options.networkName = "tiny";
+    return app::commands::addImportedNetwork(doc, importOnnx(NESTOR_TEST_DATA_DIR "/onnx/tiny-cnn.onnx", options));
+}
+
+bool selectData(QComboBox* box, int value)
+{
+    const int i = box->findData(value);
+    if (i < 0) return false;
+    box->setCurrentIndex(i);
+    return true;
+}
+
+} // namespace
 
 void TestNetworkMappingSearch::findsMappingsForAnImportedNetwork()
 {
     app::ProjectDocument doc;
-    doc.reset(readProject(NESTOR_EXAMPLES_DIR "/eyeriss-like.yaml"), {});
-    OnnxImportOptions options;
-    options.networkName = "tiny";
-    QCOMPARE(app::commands::addImportedNetwork(doc, importOnnx(NESTOR_TEST_DATA_DIR "/onnx/tiny-cnn.onnx", options)), QString());
+    QCOMPARE(importTinyNetwork(doc), QString());
     const std::size_t mappingsBefore = doc.project().mappings.size();
     const int stepsBefore = doc.undoStack()->count();
 
     app::NetworkView view(&doc);
+    QCOMPARE(view.findMapspaceBox()->currentText(), QStringLiteral("ruby-s"));  // nestor-cli's defaults
+    QCOMPARE(view.findMetricBox()->currentText(), QStringLiteral("edp"));
     QVERIFY(view.selectNetwork(QStringLiteral("tiny")));
     QSignalSpy messages(&view, &app::NetworkView::message);
     QSignalSpy evaluated(&view, &app::NetworkView::finished);
@@ -80,6 +106,44 @@ void TestNetworkMappingSearch::findsMappingsForAnImportedNetwork()
     QTest::qWait(200);
     QCOMPARE(doc.project().mappings.size(), mappingsBefore);
     QVERIFY(view.table()->rowCount() == 0);
+}
+
+void TestNetworkMappingSearch::searchesThePickedMapspaceByThePickedMetric()
+{
+    app::ProjectDocument doc;
+    QCOMPARE(importTinyNetwork(doc), QString());
+    const std::size_t mappingsBefore = doc.project().mappings.size();
+
+    app::NetworkView view(&doc);
+    QVERIFY(view.selectNetwork(QStringLiteral("tiny")));
+    QVERIFY(selectData(view.findMapspaceBox(), int(MapspaceKind::Pfm)));
+    QVERIFY(selectData(view.findMetricBox(), int(SearchMetric::Energy)));
+    QSignalSpy messages(&view, &app::NetworkView::message);
+    QSignalSpy evaluated(&view, &app::NetworkView::finished);
+    QVERIFY(view.findMappings());
+    QVERIFY(!view.findMapspaceBox()->isEnabled());  // the running search's settings stay shown
+    QVERIFY(evaluated.wait(120000));
+    QVERIFY(view.findMapspaceBox()->isEnabled());
+    QVERIFY2(messages.first().first().toString().startsWith(
+                 QStringLiteral("3 of 3 layers got a mapping (pfm mapspace, annealing, ranked by energy)")),
+             qPrintable(messages.first().first().toString()));
+
+    const Project& p = doc.project();
+    QCOMPARE(p.mappings.size(), mappingsBefore + 3);
+    for (std::size_t i = mappingsBefore; i < p.mappings.size(); ++i) {
+        const ProjectMapping& m = p.mappings[i];
+        QCOMPARE(m.mapping.name, m.workload + "-pfm");
+        const Workload& w = p.findWorkload(m.workload)->workload;
+        std::vector<std::int64_t> product(std::size_t(w.numDims()), 1);
+        for (const LevelMapping& level : m.mapping.levels)
+            for (LoopKind kind : {LoopKind::Temporal, LoopKind::SpatialX, LoopKind::SpatialY})
+                for (const Loop& loop : level.loops(kind)) {
+                    QVERIFY2(!loop.isImperfect(), m.mapping.name.c_str());
+                    product[std::size_t(loop.dim)] *= loop.bound;
+                }
+        for (int d = 0; d < w.numDims(); ++d) QCOMPARE(product[std::size_t(d)], w.bounds[std::size_t(d)]);
+        QVERIFY(evaluate(w, p.architecture, m.mapping).valid);
+    }
 }
 
 QTEST_MAIN(TestNetworkMappingSearch)

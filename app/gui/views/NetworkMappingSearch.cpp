@@ -30,8 +30,6 @@ private:
     RunningJob& run_;
 };
 
-const char* const kSuffix = "-ruby-s";
-
 } // namespace
 
 NetworkMappingSearch::NetworkMappingSearch(ProjectDocument* document, QObject* parent)
@@ -71,7 +69,7 @@ void NetworkMappingSearch::waitForDone()
     job_->waitForDone();
 }
 
-bool NetworkMappingSearch::start(const QString& network, QString* error)
+bool NetworkMappingSearch::start(const QString& network, const FindMappingsSettings& settings, QString* error)
 {
     if (job_->isRunning()) {
         *error = tr("A search for this network is already running.");
@@ -102,7 +100,8 @@ bool NetworkMappingSearch::start(const QString& network, QString* error)
         return false;
     }
     NetworkSearchOptions options;
-    options.kind = MapspaceKind::RubyS;
+    options.kind = settings.mapspace;
+    options.search.metrics = {settings.metric};
     options.search.threads = std::clamp(QThread::idealThreadCount(), 1, 2);
     const int searched = int(missing.size());
     job_->start<NetworkSearchResult>(
@@ -110,7 +109,8 @@ bool NetworkMappingSearch::start(const QString& network, QString* error)
             LayerProgress progress(run);
             return runNetworkSearch(arch, layers, options, &progress, &run);
         },
-        [this, searched](NetworkSearchResult result) {
+        [this, searched, settings](NetworkSearchResult result) {
+            const QString mapspace = QString::fromStdString(mapspaceKindName(settings.mapspace));
             std::vector<const NetworkLayerResult*> found;
             QStringList missed;
             for (const NetworkLayerResult& l : result.layers) {
@@ -130,13 +130,21 @@ bool NetworkMappingSearch::start(const QString& network, QString* error)
             auto* step = new QUndoCommand(tr("Find mappings (%1 layers)").arg(searched));
             for (auto it = found.rbegin(); it != found.rend(); ++it) {
                 const QString layer = QString::fromStdString((*it)->name);
-                commands::addMappingCommand(*document_, layer, (*it)->result.best, layer + kSuffix, nullptr, step);
+                commands::addMappingCommand(*document_, layer, (*it)->result.best, layer + "-" + mapspace, nullptr, step);
             }
             const int added = int(found.size());
             if (added > 0) document_->undoStack()->push(step);
             else delete step;
-            QString report = tr("%1 of %2 layers got a mapping (Ruby-S, annealing, EDP)").arg(added).arg(searched);
+            QString report = tr("%1 of %2 layers got a mapping (%3 mapspace, annealing, ranked by %4)")
+                                 .arg(added)
+                                 .arg(searched)
+                                 .arg(mapspace, QString::fromStdString(searchMetricName(settings.metric)));
             if (result.cancelled) report += tr("; cancelled");
+            const bool byEnergy = settings.metric == SearchMetric::Edp || settings.metric == SearchMetric::Energy;
+            if (byEnergy && added > 0 && result.energy_pJ == 0.0)
+                report += tr("; every mapping costs 0 pJ (the architecture has no energies), so %1 ranked nothing: "
+                             "rank by delay or give the architecture energies")
+                              .arg(QString::fromStdString(searchMetricName(settings.metric)));
             if (!missed.isEmpty()) report += tr("; no valid mapping found for %1").arg(missed.join(QStringLiteral(", ")));
             emit finished(added, report);
         });

@@ -60,17 +60,29 @@ void runJobs(RunningJob& run, const std::vector<Job>& jobs, const Architecture& 
 
 NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), networks_(new QComboBox), run_(new QPushButton(tr("Evaluate"))),
-      find_(new QPushButton(tr("Find Mappings"))), cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar),
+      find_(new QPushButton(tr("Find Mappings"))), findMapspace_(new QComboBox), findMetric_(new QComboBox), cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar),
       totalsLabel_(new QLabel), table_(new QTableWidget), chart_(new widgets::NetworkChart), job_(new BackgroundJob(this)),
       search_(new NetworkMappingSearch(document, this))
 {
-    find_->setToolTip(tr("Search mappings for the layers that have none (Ruby-S, annealing, EDP), add them to the "
-                         "project as one undo step, then evaluate"));
+    find_->setToolTip(tr("Search mappings (annealing, the project's constraints) for the layers that have none, "
+                         "add them to the project as one undo step, then evaluate"));
+    for (MapspaceKind k : allMapspaceKinds())
+        findMapspace_->addItem(QString::fromStdString(mapspaceKindName(k)), int(k));
+    findMapspace_->setCurrentIndex(findMapspace_->findData(int(MapspaceKind::RubyS)));
+    findMapspace_->setToolTip(tr("Mapspace of Find Mappings: pfm (perfect factors), ruby-s (remainders at spatial "
+                                 "loops, the CLI's default), ruby-t (at temporal loops), ruby (everywhere)"));
+    for (SearchMetric m : {SearchMetric::Edp, SearchMetric::Energy, SearchMetric::Delay, SearchMetric::LastLevelAccesses})
+        findMetric_->addItem(QString::fromStdString(searchMetricName(m)), int(m));
+    findMetric_->setToolTip(tr("What Find Mappings ranks the mappings of a layer by"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Network:")));
     bar->addWidget(networks_, 1);
     bar->addWidget(run_);
     bar->addWidget(find_);
+    bar->addWidget(new QLabel(tr("in")));
+    bar->addWidget(findMapspace_);
+    bar->addWidget(new QLabel(tr("by")));
+    bar->addWidget(findMetric_);
     bar->addWidget(cancel_);
     bar->addWidget(progress_, 1);
     cancel_->setEnabled(false);
@@ -150,6 +162,8 @@ void NetworkView::setRunning(bool running)
 {
     run_->setEnabled(!running);
     find_->setEnabled(!running);
+    findMapspace_->setEnabled(!running);
+    findMetric_->setEnabled(!running);
     cancel_->setEnabled(running);
 }
 
@@ -157,7 +171,10 @@ bool NetworkView::findMappings()
 {
     if (isRunning()) return false;
     QString error;
-    if (!search_->start(networks_->currentData().toString(), &error)) {
+    FindMappingsSettings settings;
+    settings.mapspace = MapspaceKind(findMapspace_->currentData().toInt());
+    settings.metric = SearchMetric(findMetric_->currentData().toInt());
+    if (!search_->start(networks_->currentData().toString(), settings, &error)) {
         emit message(error);
         return false;
     }

@@ -4,7 +4,8 @@
 // per-layer table (repeats included) with the engine's totals (analysis/NetworkTotals.h, as the
 // CLI prints them), and energy / cycles bars per layer.
 // "(all layers)" stands for every workload of the project in order. "Find Mappings" searches
-// the layers that have no mapping (NetworkMappingSearch.h), then evaluates the network.
+// the layers that have no mapping (NetworkMappingSearch.h) in the mapspace and by the metric of
+// the two lists beside it, then evaluates the network.
 #include "analysis/NetworkTotals.h"
 #include "model/Evaluation.h"
 
@@ -55,6 +56,8 @@ public:
     const std::vector<NetworkLayerEvaluation>& results() const { return results_; }
     const NetworkTotals& totals() const { return totals_; }
     QTableWidget* table() const { return table_; }
+    QComboBox* findMapspaceBox() const { return findMapspace_; }   // data: MapspaceKind as int
+    QComboBox* findMetricBox() const { return findMetric_; }       // data: SearchMetric as int
     widgets::NetworkChart* chart() const { return chart_; }
 
 signals:
@@ -71,6 +74,8 @@ private:
     QComboBox* networks_;
     QPushButton* run_;
     QPushButton* find_;
+    QComboBox* findMapspace_;
+    QComboBox* findMetric_;
     QPushButton* cancel_;
     QProgressBar* progress_;
     QLabel* totalsLabel_;
