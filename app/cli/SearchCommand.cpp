@@ -9,6 +9,7 @@
 #include "io/ResultsExport.h"
 #include "io/TimeloopMappingExport.h"
 #include "mapspace/Mapspace.h"
+#include "search/EnergyRanking.h"
 #include "search/NetworkSearch.h"
 #include "search/SearchAlgorithm.h"
 
@@ -44,13 +45,9 @@ void explainEarlyStop(const SearchResult& r, const SearchOptions& so, std::ostre
             << so.evaluationBudget << " evaluations; a larger --timeout keeps it going\n";
 }
 
-// A search that ranks by energy where every mapping costs none (an architecture without
-// energies: imported without an ERT, energy model `table`) has ranked nothing: say so.
 void warnIfEnergyRankedNothing(const std::vector<SearchMetric>& metrics, double bestEnergy_pJ, std::ostream& err)
 {
-    const bool byEnergy = std::any_of(metrics.begin(), metrics.end(),
-                                      [](SearchMetric m) { return m == SearchMetric::Edp || m == SearchMetric::Energy; });
-    if (!byEnergy || bestEnergy_pJ != 0.0) return;
+    if (!energyRankedNothing(metrics, bestEnergy_pJ)) return;
     err << "nestor-cli: warning: the best mapping costs 0 pJ: the architecture has no energies (energy model `table` "
            "with every energy 0), so EDP and energy ranked nothing; give it energies (import-timeloop --ert or "
            "--energy-model, or the project's energy_model) or search with --metric delay\n";

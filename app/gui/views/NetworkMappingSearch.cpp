@@ -3,6 +3,7 @@
 #include "ProjectCommands.h"
 #include "ProjectDocument.h"
 #include "jobs/BackgroundJob.h"
+#include "search/EnergyRanking.h"
 #include "search/NetworkSearch.h"
 
 #include <QThread>
@@ -111,6 +112,7 @@ bool NetworkMappingSearch::start(const QString& network, const FindMappingsSetti
         },
         [this, searched, settings](NetworkSearchResult result) {
             const QString mapspace = QString::fromStdString(mapspaceKindName(settings.mapspace));
+            const QString metric = QString::fromStdString(searchMetricName(settings.metric));
             std::vector<const NetworkLayerResult*> found;
             QStringList missed;
             for (const NetworkLayerResult& l : result.layers) {
@@ -138,13 +140,12 @@ bool NetworkMappingSearch::start(const QString& network, const FindMappingsSetti
             QString report = tr("%1 of %2 layers got a mapping (%3 mapspace, annealing, ranked by %4)")
                                  .arg(added)
                                  .arg(searched)
-                                 .arg(mapspace, QString::fromStdString(searchMetricName(settings.metric)));
+                                 .arg(mapspace, metric);
             if (result.cancelled) report += tr("; cancelled");
-            const bool byEnergy = settings.metric == SearchMetric::Edp || settings.metric == SearchMetric::Energy;
-            if (byEnergy && added > 0 && result.energy_pJ == 0.0)
+            if (added > 0 && energyRankedNothing({settings.metric}, result.energy_pJ))
                 report += tr("; every mapping costs 0 pJ (the architecture has no energies), so %1 ranked nothing: "
                              "rank by delay or give the architecture energies")
-                              .arg(QString::fromStdString(searchMetricName(settings.metric)));
+                              .arg(metric);
             if (!missed.isEmpty()) report += tr("; no valid mapping found for %1").arg(missed.join(QStringLiteral(", ")));
             emit finished(added, report);
         });
