@@ -3,7 +3,12 @@
 // within the project's constraints, as one undo step in network order, and the network then
 // evaluates to the model's MACs derived by hand (tests/data/onnx/README.md). The mapspace picked
 // beside the button is the one searched: PFM gives perfect factors (each dimension's bounds
-// multiply to its size, no remainder), checked on the mappings themselves.
+// multiply to its size, no remainder), checked on the mappings themselves. The algorithm, budget
+// and seed of the Options reach the engine: the mappings are those of the engine's network search
+// under the same options (and another seed finds others, so an ignored seed would show). Where
+// the architecture has no energies, the report says that ranking by EDP decided nothing.
+#include "FindMappingsOptions.h"
+#include "NetworkMappingSearch.h"
 #include "NetworkView.h"
 #include "OnnxImportCommand.h"
 #include "ProjectDocument.h"
@@ -12,9 +17,11 @@
 #include "io/ProjectYaml.h"
 #include "mapspace/MapspaceKind.h"
 #include "model/Model.h"
+#include "search/NetworkSearch.h"
 #include "search/SearchMetric.h"
 
 #include <QComboBox>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -27,6 +34,8 @@ class TestNetworkMappingSearch : public QObject {
 private slots:
     void findsMappingsForAnImportedNetwork();
     void searchesThePickedMapspaceByThePickedMetric();
+    void searchesWithTheOptionsAlgorithmBudgetAndSeed();
+    void saysWhenEnergyRankedNothing();
 };
 
 namespace {
@@ -125,7 +134,7 @@ void TestNetworkMappingSearch::searchesThePickedMapspaceByThePickedMetric()
     QVERIFY(evaluated.wait(120000));
     QVERIFY(view.findMapspaceBox()->isEnabled());
     QVERIFY2(messages.first().first().toString().startsWith(
-                 QStringLiteral("3 of 3 layers got a mapping (pfm mapspace, annealing, ranked by energy)")),
+                 QStringLiteral("3 of 3 layers got a mapping (pfm mapspace, annealing, seed 1, default stop, ranked by energy)")),
              qPrintable(messages.first().first().toString()));
 
     const Project& p = doc.project();
@@ -144,6 +153,90 @@ void TestNetworkMappingSearch::searchesThePickedMapspaceByThePickedMetric()
         for (int d = 0; d < w.numDims(); ++d) QCOMPARE(product[std::size_t(d)], w.bounds[std::size_t(d)]);
         QVERIFY(evaluate(w, p.architecture, m.mapping).valid);
     }
+}
+
+void TestNetworkMappingSearch::searchesWithTheOptionsAlgorithmBudgetAndSeed()
+{
+    app::ProjectDocument doc;
+    QCOMPARE(importTinyNetwork(doc), QString());
+    const std::size_t mappingsBefore = doc.project().mappings.size();
+    const std::vector<NetworkSearchLayer> layers = projectNetworkLayers(doc.project(), "tiny");
+
+    app::NetworkView view(&doc);
+    QVERIFY(view.selectNetwork(QStringLiteral("tiny")));
+    QVERIFY(selectData(view.findMapspaceBox(), int(MapspaceKind::Pfm)));
+    app::FindMappingsOptions* options = view.findOptions();
+    QCOMPARE(options->algorithmBox()->currentText(), QStringLiteral("annealing"));  // nestor-cli's defaults
+    QCOMPARE(options->budgetBox()->value(), 0);
+    QCOMPARE(options->seedBox()->value(), 1);
+    options->algorithmBox()->setCurrentText(QStringLiteral("random"));
+    options->budgetBox()->setValue(60);
+    options->seedBox()->setValue(7);
+    QSignalSpy messages(&view, &app::NetworkView::message);
+    QSignalSpy evaluated(&view, &app::NetworkView::finished);
+    QVERIFY(view.findMappings());
+    QVERIFY(!options->isEnabled());
+    QVERIFY(evaluated.wait(120000));
+    QVERIFY(options->isEnabled());
+    QVERIFY2(messages.first().first().toString().startsWith(
+                 QStringLiteral("3 of 3 layers got a mapping (pfm mapspace, random, seed 7, budget 60 per layer, ranked by edp)")),
+             qPrintable(messages.first().first().toString()));
+
+    // The engine's network search with the same options finds the same mappings; seed 8 others.
+    auto engineBest = [&](std::uint64_t seed) {
+        app::FindMappingsSettings s;
+        s.mapspace = MapspaceKind::Pfm;
+        s.algorithm = "random";
+        s.budget = 60;
+        s.seed = seed;
+        NetworkSearchOptions o;
+        o.kind = s.mapspace;
+        o.search = app::findMappingsSearchOptions(s);
+        std::vector<NetworkSearchLayer> distinct;
+        for (const NetworkSearchLayer& l : layers)
+            if (std::none_of(distinct.begin(), distinct.end(), [&](const NetworkSearchLayer& d) { return d.name == l.name; }))
+                distinct.push_back(l);
+        return runNetworkSearch(doc.project().architecture, distinct, o);
+    };
+    app::FindMappingsSettings budgeted;
+    budgeted.budget = 60;
+    QCOMPARE(app::findMappingsSearchOptions(budgeted).victoryCondition, std::int64_t(0));  // a budget is spent whole
+    QCOMPARE(app::findMappingsSearchOptions(app::FindMappingsSettings{}).victoryCondition, SearchOptions{}.victoryCondition);
+    const NetworkSearchResult same = engineBest(7), other = engineBest(8);
+    const Project& p = doc.project();
+    QCOMPARE(p.mappings.size(), mappingsBefore + 3);
+    bool otherDiffers = false;
+    for (std::size_t i = 0; i < 3; ++i) {
+        const ProjectMapping& m = p.mappings[mappingsBefore + i];
+        QCOMPARE(same.layers[i].name, m.workload);
+        QVERIFY(same.layers[i].result.found);
+        QVERIFY2(same.layers[i].result.best.levels == m.mapping.levels, m.workload.c_str());
+        otherDiffers = otherDiffers || !(other.layers[i].result.best.levels == m.mapping.levels);
+    }
+    QVERIFY(otherDiffers);
+}
+
+void TestNetworkMappingSearch::saysWhenEnergyRankedNothing()
+{
+    app::ProjectDocument doc;
+    QCOMPARE(importTinyNetwork(doc), QString());
+    Project p = doc.project();
+    for (StorageLevel& l : p.architecture.levels) l.energy = ActionEnergies{};
+    p.architecture.compute.mac_energy_pJ = 0.0;
+    doc.reset(p, {});
+
+    app::NetworkView view(&doc);
+    QVERIFY(view.selectNetwork(QStringLiteral("tiny")));
+    QVERIFY(selectData(view.findMapspaceBox(), int(MapspaceKind::Pfm)));
+    view.findOptions()->budgetBox()->setValue(30);
+    QSignalSpy messages(&view, &app::NetworkView::message);
+    QSignalSpy evaluated(&view, &app::NetworkView::finished);
+    QVERIFY(view.findMappings());
+    QVERIFY(evaluated.wait(120000));
+    const QString report = messages.first().first().toString();
+    QVERIFY2(report.contains(QStringLiteral("every mapping costs 0 pJ (the architecture has no energies), so edp ranked nothing")),
+             qPrintable(report));
+    QCOMPARE(view.totals().energy_pJ, 0.0);  // the network evaluated with them: no energy anywhere
 }
 
 QTEST_MAIN(TestNetworkMappingSearch)

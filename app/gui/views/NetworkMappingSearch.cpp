@@ -5,6 +5,7 @@
 #include "jobs/BackgroundJob.h"
 #include "search/EnergyRanking.h"
 #include "search/NetworkSearch.h"
+#include "search/SearchAlgorithm.h"
 
 #include <QThread>
 #include <QUndoCommand>
@@ -32,6 +33,18 @@ private:
 };
 
 } // namespace
+
+SearchOptions findMappingsSearchOptions(const FindMappingsSettings& settings)
+{
+    SearchOptions o;
+    o.algorithm = settings.algorithm;
+    o.metrics = {settings.metric};
+    o.seed = settings.seed;
+    o.evaluationBudget = settings.budget;
+    if (settings.budget > 0) o.victoryCondition = 0;
+    o.threads = std::clamp(QThread::idealThreadCount(), 1, 2);
+    return o;
+}
 
 NetworkMappingSearch::NetworkMappingSearch(ProjectDocument* document, QObject* parent)
     : QObject(parent), document_(document), job_(new BackgroundJob(this))
@@ -100,10 +113,17 @@ bool NetworkMappingSearch::start(const QString& network, const FindMappingsSetti
         *error = tr("Every layer already has a mapping.");
         return false;
     }
+    if (!findSearchAlgorithm(settings.algorithm)) {
+        *error = tr("Unknown search algorithm '%1'.").arg(QString::fromStdString(settings.algorithm));
+        return false;
+    }
+    if (settings.budget < 0) {
+        *error = tr("The budget per layer must be 0 (the default stop rules) or more, not %1.").arg(settings.budget);
+        return false;
+    }
     NetworkSearchOptions options;
     options.kind = settings.mapspace;
-    options.search.metrics = {settings.metric};
-    options.search.threads = std::clamp(QThread::idealThreadCount(), 1, 2);
+    options.search = findMappingsSearchOptions(settings);
     const int searched = int(missing.size());
     job_->start<NetworkSearchResult>(
         [arch = p.architecture, layers = std::move(missing), options](RunningJob& run) {
@@ -137,10 +157,13 @@ bool NetworkMappingSearch::start(const QString& network, const FindMappingsSetti
             const int added = int(found.size());
             if (added > 0) document_->undoStack()->push(step);
             else delete step;
-            QString report = tr("%1 of %2 layers got a mapping (%3 mapspace, annealing, ranked by %4)")
+            const QString stop = settings.budget > 0 ? tr("budget %1 per layer").arg(settings.budget) : tr("default stop");
+            QString report = tr("%1 of %2 layers got a mapping (%3 mapspace, %4, seed %5, %6, ranked by %7)")
                                  .arg(added)
                                  .arg(searched)
-                                 .arg(mapspace, metric);
+                                 .arg(mapspace, QString::fromStdString(settings.algorithm))
+                                 .arg(settings.seed)
+                                 .arg(stop, metric);
             if (result.cancelled) report += tr("; cancelled");
             if (added > 0 && energyRankedNothing({settings.metric}, result.energy_pJ))
                 report += tr("; every mapping costs 0 pJ (the architecture has no energies), so %1 ranked nothing: "

@@ -1,15 +1,19 @@
 #pragma once
 // Finds mappings for the layers of a network that have none (after an ONNX import, every
-// layer): the engine's network search (annealing, the project's constraints, seed 1, as
-// `nestor-cli search --network`) in the mapspace and ranked by the metric the user picks
-// (default Ruby-S and EDP, the CLI's), in the background, with progress and Cancel in the Jobs
-// dock. Each layer's best mapping is added to the project as "<layer>-<mapspace>", all of them as
-// one undo step.
+// layer): the engine's network search (the project's constraints, as `nestor-cli search
+// --network`) in the mapspace, by the algorithm, budget and seed, and ranked by the metric the
+// user picks (default Ruby-S, annealing, the default stop rules, seed 1 and EDP: the CLI's), in
+// the background, with progress and Cancel in the Jobs dock. Each layer's best mapping is added
+// to the project as "<layer>-<mapspace>", all of them as one undo step.
 #include "mapspace/MapspaceKind.h"
+#include "search/SearchDriver.h"
 #include "search/SearchMetric.h"
 
 #include <QObject>
 #include <QString>
+
+#include <cstdint>
+#include <string>
 
 namespace nestor::app {
 
@@ -21,7 +25,15 @@ class ProjectDocument;
 struct FindMappingsSettings {
     MapspaceKind mapspace = MapspaceKind::RubyS;
     SearchMetric metric = SearchMetric::Edp;
+    std::string algorithm = "annealing";  // a name of the engine's registry (searchAlgorithms())
+    // Evaluated mappings per layer; 0 = the default stop rules (victory 500, timeout 1000). A
+    // budget is spent whole: the victory rule is off then, as with nestor-cli's --victory 0.
+    std::int64_t budget = 0;
+    std::uint64_t seed = 1;
 };
+
+// The engine's options of a search for one layer under `settings` (threads: up to two).
+SearchOptions findMappingsSearchOptions(const FindMappingsSettings& settings);
 
 class NetworkMappingSearch : public QObject {
     Q_OBJECT

@@ -1,5 +1,6 @@
 #include "NetworkView.h"
 
+#include "FindMappingsOptions.h"
 #include "NetworkChart.h"
 #include "NetworkMappingSearch.h"
 #include "NumberFormat.h"
@@ -60,12 +61,12 @@ void runJobs(RunningJob& run, const std::vector<Job>& jobs, const Architecture& 
 
 NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), networks_(new QComboBox), run_(new QPushButton(tr("Evaluate"))),
-      find_(new QPushButton(tr("Find Mappings"))), findMapspace_(new QComboBox), findMetric_(new QComboBox), cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar),
+      find_(new QPushButton(tr("Find Mappings"))), findMapspace_(new QComboBox), findMetric_(new QComboBox), findOptions_(new FindMappingsOptions), cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar),
       totalsLabel_(new QLabel), table_(new QTableWidget), chart_(new widgets::NetworkChart), job_(new BackgroundJob(this)),
       search_(new NetworkMappingSearch(document, this))
 {
-    find_->setToolTip(tr("Search mappings (annealing, the project's constraints) for the layers that have none, "
-                         "add them to the project as one undo step, then evaluate"));
+    find_->setToolTip(tr("Search mappings (the project's constraints; algorithm, budget and seed under Options) for the "
+                         "layers that have none, add them to the project as one undo step, then evaluate"));
     for (MapspaceKind k : allMapspaceKinds())
         findMapspace_->addItem(QString::fromStdString(mapspaceKindName(k)), int(k));
     findMapspace_->setCurrentIndex(findMapspace_->findData(int(MapspaceKind::RubyS)));
@@ -83,6 +84,7 @@ NetworkView::NetworkView(ProjectDocument* document, QWidget* parent)
     bar->addWidget(findMapspace_);
     bar->addWidget(new QLabel(tr("by")));
     bar->addWidget(findMetric_);
+    bar->addWidget(findOptions_);
     bar->addWidget(cancel_);
     bar->addWidget(progress_, 1);
     cancel_->setEnabled(false);
@@ -164,6 +166,7 @@ void NetworkView::setRunning(bool running)
     find_->setEnabled(!running);
     findMapspace_->setEnabled(!running);
     findMetric_->setEnabled(!running);
+    findOptions_->setEnabled(!running);
     cancel_->setEnabled(running);
 }
 
@@ -174,6 +177,7 @@ bool NetworkView::findMappings()
     FindMappingsSettings settings;
     settings.mapspace = MapspaceKind(findMapspace_->currentData().toInt());
     settings.metric = SearchMetric(findMetric_->currentData().toInt());
+    findOptions_->applyTo(settings);
     if (!search_->start(networks_->currentData().toString(), settings, &error)) {
         emit message(error);
         return false;

@@ -5,7 +5,8 @@
 // CLI prints them), and energy / cycles bars per layer.
 // "(all layers)" stands for every workload of the project in order. "Find Mappings" searches
 // the layers that have no mapping (NetworkMappingSearch.h) in the mapspace and by the metric of
-// the two lists beside it, then evaluates the network.
+// the two lists beside it, with the algorithm, budget and seed of its Options, then evaluates
+// the network.
 #include "analysis/NetworkTotals.h"
 #include "model/Evaluation.h"
 
@@ -26,6 +27,7 @@ class NetworkChart;
 namespace nestor::app {
 
 class BackgroundJob;
+class FindMappingsOptions;
 class JobsDock;
 class NetworkMappingSearch;
 class ProjectDocument;
@@ -58,6 +60,7 @@ public:
     QTableWidget* table() const { return table_; }
     QComboBox* findMapspaceBox() const { return findMapspace_; }   // data: MapspaceKind as int
     QComboBox* findMetricBox() const { return findMetric_; }       // data: SearchMetric as int
+    FindMappingsOptions* findOptions() const { return findOptions_; }  // algorithm, budget, seed
     widgets::NetworkChart* chart() const { return chart_; }
 
 signals:
@@ -76,6 +79,7 @@ private:
     QPushButton* find_;
     QComboBox* findMapspace_;
     QComboBox* findMetric_;
+    FindMappingsOptions* findOptions_;
     QPushButton* cancel_;
     QProgressBar* progress_;
     QLabel* totalsLabel_;
