@@ -1,9 +1,8 @@
 #include "ImportOnnxCommand.h"
 
 #include "ExitCodes.h"
-#include "ImportReport.h"
+#include "ImportCommand.h"
 #include "io/OnnxImport.h"
-#include "io/ProjectYaml.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -32,53 +31,36 @@ std::string importOnnxUsage()
 
 int runImportOnnxCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    std::string model, arch, output;
+    std::string arch, batch = "1";
     OnnxImportOptions opt;
     auto usage = [&](const std::string& message) {
         err << "nestor-cli: import-onnx: " << message << "\n\n" << importOnnxUsage();
         return kExitUsage;
     };
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& into) {
-            if (i + 1 >= args.size()) return false;
-            into = args[++i];
-            return true;
-        };
-        if (a == "-h" || a == "--help") {
-            out << importOnnxUsage();
-            return kExitOk;
-        } else if (a == "--arch") {
-            if (!value(arch)) return usage("--arch needs a project file");
-        } else if (a == "--batch") {
-            std::string v;
-            if (!value(v)) return usage("--batch needs a number");
-            char* end = nullptr;
-            errno = 0;
-            const long long b = std::strtoll(v.c_str(), &end, 10);
-            if (v.empty() || *end != '\0' || errno != 0 || b < 1 || b > 2147483647LL)
-                return usage("--batch must be a whole number from 1 to 2147483647, not '" + v + "'");
-            opt.batch = b;
-        } else if (a == "--name") {
-            if (!value(opt.networkName)) return usage("--name needs a name");
-        } else if (a == "-o" || a == "--output") {
-            if (!value(output)) return usage(a + " needs a file");
-        } else if (!a.empty() && a[0] == '-') {
-            return usage("unknown option '" + a + "'");
-        } else if (model.empty()) {
-            model = a;
-        } else {
-            return usage("more than one model file given ('" + model + "', '" + a + "')");
-        }
+    ImportArgs parsed;
+    if (const auto error = parseImportArgs(
+            args, {{"--arch", &arch, "a project file"}, {"--batch", &batch, "a number"}, {"--name", &opt.networkName, "a name"}}, parsed))
+        return usage(*error);
+    if (parsed.help) {
+        out << importOnnxUsage();
+        return kExitOk;
     }
-    if (model.empty()) return usage("no ONNX model given");
+    char* end = nullptr;
+    errno = 0;
+    const long long b = std::strtoll(batch.c_str(), &end, 10);
+    if (batch.empty() || *end != '\0' || errno != 0 || b < 1 || b > 2147483647LL)
+        return usage("--batch must be a whole number from 1 to 2147483647, not '" + batch + "'");
+    opt.batch = b;
+    if (parsed.inputs.empty()) return usage("no ONNX model given");
+    if (parsed.inputs.size() > 1)
+        return usage("more than one model file given ('" + parsed.inputs[0] + "', '" + parsed.inputs[1] + "')");
     if (arch.empty()) return usage("--arch PROJECT.yaml is required (the architecture to put the layers on)");
 
     Project project;
     OnnxImportResult imported;
     try {
         project = readProject(arch);
-        imported = importOnnx(model, opt);
+        imported = importOnnx(parsed.inputs[0], opt);
         addOnnxImportToProject(project, imported);
     } catch (const NestorError& e) {
         err << e.what() << "\n";
@@ -86,15 +68,7 @@ int runImportOnnxCommand(const std::vector<std::string>& args, std::ostream& out
     }
     // The result stands alone: saved elsewhere, it must not inherit the source's path.
     project.path.clear();
-    try {
-        if (output.empty()) out << writeProject(project);
-        else saveProject(project, output);
-    } catch (const std::exception& e) {
-        err << "nestor-cli: cannot write " << output << ": " << e.what() << "\n";
-        return kExitInput;
-    }
-    printImportReport(imported.summary(), imported.warnings, output, out, err);
-    return kExitOk;
+    return writeImportedProject(project, imported.summary(), imported.warnings, parsed.output, out, err);
 }
 
 } // namespace nestor::cli

@@ -1,8 +1,7 @@
 #include "ImportTimeloopCommand.h"
 
 #include "ExitCodes.h"
-#include "ImportReport.h"
-#include "io/ProjectYaml.h"
+#include "ImportCommand.h"
 #include "io/TimeloopImport.h"
 
 namespace nestor::cli {
@@ -30,55 +29,32 @@ std::string importTimeloopUsage()
 
 int runImportTimeloopCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    std::vector<std::string> files;
     TimeloopImportOptions opt;
-    std::string output;
     auto usage = [&](const std::string& message) {
         err << "nestor-cli: import-timeloop: " << message << "\n\n" << importTimeloopUsage();
         return kExitUsage;
     };
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& into) {
-            if (i + 1 >= args.size()) return false;
-            into = args[++i];
-            return true;
-        };
-        if (a == "-h" || a == "--help") {
-            out << importTimeloopUsage();
-            return kExitOk;
-        } else if (a == "--ert") {
-            if (!value(opt.ertFile)) return usage("--ert needs a file");
-        } else if (a == "--energy-model") {
-            if (!value(opt.energyModel)) return usage("--energy-model needs a model");
-        } else if (a == "--name") {
-            if (!value(opt.projectName)) return usage("--name needs a name");
-        } else if (a == "-o" || a == "--output") {
-            if (!value(output)) return usage(a + " needs a file");
-        } else if (!a.empty() && a[0] == '-') {
-            return usage("unknown option '" + a + "'");
-        } else {
-            files.push_back(a);
-        }
+    ImportArgs parsed;
+    if (const auto error = parseImportArgs(args,
+                                           {{"--ert", &opt.ertFile, "a file"},
+                                            {"--energy-model", &opt.energyModel, "a model"},
+                                            {"--name", &opt.projectName, "a name"}},
+                                           parsed))
+        return usage(*error);
+    if (parsed.help) {
+        out << importTimeloopUsage();
+        return kExitOk;
     }
-    if (files.empty()) return usage("no input file given");
+    if (parsed.inputs.empty()) return usage("no input file given");
 
     TimeloopImport imported;
     try {
-        imported = importTimeloop(files, opt);
+        imported = importTimeloop(parsed.inputs, opt);
     } catch (const NestorError& e) {
         err << e.what() << "\n";
         return kExitInput;
     }
-    try {
-        if (output.empty()) out << writeProject(imported.project);
-        else saveProject(imported.project, output);
-    } catch (const std::exception& e) {
-        err << "nestor-cli: cannot write " << output << ": " << e.what() << "\n";
-        return kExitInput;
-    }
-    printImportReport(imported.summary(), imported.warnings, output, out, err);
-    return kExitOk;
+    return writeImportedProject(imported.project, imported.summary(), imported.warnings, parsed.output, out, err);
 }
 
 } // namespace nestor::cli
