@@ -7,6 +7,8 @@
 #include "arch/MeshInference.h"
 #include "common/CheckedMath.h"
 
+#include <algorithm>
+#include <cctype>
 #include <climits>
 #include <optional>
 
@@ -69,6 +71,25 @@ std::int64_t mulChecked(std::int64_t a, std::int64_t b, const YamlRef& at)
     std::int64_t r = 0;
     if (!checkedMul(a, b, &r) || r >= kCountLimit) at.fail("instance count too large");
     return r;
+}
+
+// A size or bandwidth written as infinite (`INF`, `inf`, `.inf`, `infinity`): no limit, as
+// Timeloop reads a size or bandwidth it cannot take as a number (the front-end's DRAMs give one,
+// since it requires a size of every storage component).
+bool writtenInfinite(const YamlRef& v)
+{
+    if (!v.isScalar()) return false;
+    std::string t = v.asString();
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    if (!t.empty() && t[0] == '+') t.erase(0, 1);
+    return t == "inf" || t == ".inf" || t == "infinity";
+}
+
+// The bandwidth `key` of `attrs`: nullopt (unlimited) when absent, null or infinite.
+std::optional<double> optBandwidth(const YamlRef& attrs, const char* key)
+{
+    if (writtenInfinite(attrs.get(key))) return std::nullopt;
+    return yamlio::optionalBandwidth(attrs, key);
 }
 
 std::optional<std::int64_t> optPositive(const YamlRef& attrs, std::initializer_list<const char*> keys)
@@ -252,7 +273,8 @@ StorageLevel makeStorage(const Component& c)
     s.instances = c.instances;
     const YamlRef& a = c.attributes;
     // A level of no entries holds nothing: Timeloop's way to write a spatial-only level.
-    const bool noEntries = a.isMap() && a.has("entries") && !a.get("entries").isNull() && a.get("entries").asNonNegativeInt() == 0;
+    const bool noEntries = a.isMap() && a.has("entries") && !a.get("entries").isNull() && !writtenInfinite(a.get("entries")) &&
+                           a.get("entries").asNonNegativeInt() == 0;
     if (c.dummy || noEntries) {
         s.technology = "dummy";
         s.size_words = 0;
@@ -292,7 +314,16 @@ StorageLevel makeStorage(const Component& c)
     s.block_size = smallInt(blockSize, a);
     s.cluster_size = smallInt(clusterSize, a);
     std::int64_t size = 0;
-    if (const auto entries = optPositive(a, {"entries"})) {
+    // The first size given (entries, a depth, sizeKB) sets it; an infinite one leaves it unbounded.
+    YamlRef sizeRef;
+    for (const char* k : {"entries", "depth", "memory_depth", "data_storage_depth", "sizeKB"})
+        if (a.isMap() && !a.get(k).isNull()) {
+            sizeRef = a.get(k);
+            break;
+        }
+    if (sizeRef.defined() && writtenInfinite(sizeRef)) {
+        // unbounded
+    } else if (const auto entries = optPositive(a, {"entries"})) {
         s.size_words = *entries;
     } else if (const auto depth = optPositive(a, {"depth", "memory_depth", "data_storage_depth"})) {
         if (!checkedMul(*depth, blockSize, &size) || size >= kCountLimit)
@@ -305,15 +336,15 @@ StorageLevel makeStorage(const Component& c)
     }  // none: unbounded (a DRAM)
 
     if (a.isMap()) {
-        if (const YamlRef bw = a.get("bandwidth"); !bw.isNull()) {  // deprecated in Timeloop: half each way
+        if (const YamlRef bw = a.get("bandwidth"); !bw.isNull() && !writtenInfinite(bw)) {  // deprecated in Timeloop: half each way
             const double b = bw.asDouble();
             if (b <= 0) bw.fail("must be positive");
             s.read_bw_words_per_cycle = b / 2;
             s.write_bw_words_per_cycle = b / 2;
         }
-        if (a.has("read_bandwidth")) s.read_bw_words_per_cycle = yamlio::optionalBandwidth(a, "read_bandwidth");
-        if (a.has("write_bandwidth")) s.write_bw_words_per_cycle = yamlio::optionalBandwidth(a, "write_bandwidth");
-        if (a.has("shared_bandwidth")) s.shared_bw_words_per_cycle = yamlio::optionalBandwidth(a, "shared_bandwidth");
+        if (a.has("read_bandwidth")) s.read_bw_words_per_cycle = optBandwidth(a, "read_bandwidth");
+        if (a.has("write_bandwidth")) s.write_bw_words_per_cycle = optBandwidth(a, "write_bandwidth");
+        if (a.has("shared_bandwidth")) s.shared_bw_words_per_cycle = optBandwidth(a, "shared_bandwidth");
         const YamlRef mb = getAny(a, {"multiple_buffering", "multiple-buffering"});
         if (!mb.isNull()) {
             s.multiple_buffering = mb.asDouble();
