@@ -205,8 +205,40 @@ void readLegacy(const YamlRef& arch, std::vector<Component>& out)
 
 // ---------------------------------------------------------------- v0.4 front-end form (`nodes`)
 
+// The attributes of the containers met so far, in file order (a later one's value of a key
+// replaces an earlier one's), as the front-end gives them to every component after them that does
+// not set the key itself (timeloopfe's v4-to-v3 transpiler). meshX and meshY are left out: the
+// transpiler writes the mesh of each component from the containers' `spatial`.
+struct InheritedAttributes {
+    std::vector<YamlRef::Entry> entries;
+
+    void addFrom(const YamlRef& container)
+    {
+        const YamlRef attrs = container.get("attributes");
+        if (!attrs.isMap()) return;
+        for (YamlRef::Entry& e : attrs.entries()) {
+            if (e.key == "meshX" || e.key == "meshY") continue;
+            const auto same = std::find_if(entries.begin(), entries.end(), [&](const YamlRef::Entry& x) { return x.key == e.key; });
+            if (same != entries.end()) *same = std::move(e);
+            else entries.push_back(std::move(e));
+        }
+    }
+    // `own` (a component's attributes, may be undefined) with the inherited keys it lacks; the
+    // values keep their places in the file, so an error in an inherited one points at its container.
+    YamlRef applyTo(const YamlRef& own, const YamlRef& component) const
+    {
+        if (entries.empty()) return own;
+        YAML::Node merged(YAML::NodeType::Map);
+        for (const YamlRef::Entry& e : entries)
+            if (!own.isMap() || !own.has(e.key)) merged[e.key] = e.value.node();
+        if (own.isMap())
+            for (const YamlRef::Entry& e : own.entries()) merged[e.key] = e.value.node();
+        return YamlRef(merged, component.path() + ".attributes", component.file());
+    }
+};
+
 void readNodes(const YamlRef& nodes, std::int64_t& prodX, std::int64_t& prodY, std::vector<Component>& out,
-               std::optional<double>& cycle, Warnings& warnings)
+               std::optional<double>& cycle, InheritedAttributes& inherited, Warnings& warnings)
 {
     nodes.requireSequence();
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -216,7 +248,7 @@ void readNodes(const YamlRef& nodes, std::int64_t& prodX, std::int64_t& prodY, s
         if (!tag.empty() && tag[0] == '!') tag.erase(0, 1);
         if (tag.empty() || tag == "?") tag = n.has("class") ? "Component" : "Container";
         if (tag == "Hierarchical") {
-            readNodes(n.require("nodes"), prodX, prodY, out, cycle, warnings);
+            readNodes(n.require("nodes"), prodX, prodY, out, cycle, inherited, warnings);
             continue;
         }
         if (tag == "Parallel") n.fail("!Parallel nodes are not supported by the importer");
@@ -227,6 +259,8 @@ void readNodes(const YamlRef& nodes, std::int64_t& prodX, std::int64_t& prodY, s
         if (elementCount(nameRef, &base) != 1) nameRef.fail("a v0.4 node gives its fanout with `spatial`, not a range");
         if (tag == "Container") {
             if (!cycle) cycle = readCycleSeconds(n);
+            if (n.has("attributes") && !n.get("attributes").isNull()) n.get("attributes").requireMap();
+            inherited.addFrom(n);
             const YamlRef sp = n.get("spatial");
             if (sp.isNull()) {
                 if (n.has("constraints"))
@@ -257,6 +291,7 @@ void readNodes(const YamlRef& nodes, std::int64_t& prodX, std::int64_t& prodY, s
         c.cls = n.require("class").asString();
         c.attributes = n.get("attributes");
         if (c.attributes.defined() && !c.attributes.isNull()) c.attributes.requireMap();
+        c.attributes = inherited.applyTo(c.attributes, n);
         c.instances = mulChecked(prodX, prodY, nameRef);
         c.meshX = prodX;
         c.dummy = c.cls.find("dummy") != std::string::npos;
@@ -365,7 +400,8 @@ Architecture readTimeloopArchitecture(const YamlRef& arch, Warnings& warnings, s
         readLegacy(arch, comps);
     } else if (arch.has("nodes")) {
         std::int64_t prodX = 1, prodY = 1;
-        readNodes(arch.get("nodes"), prodX, prodY, comps, cycle, warnings);
+        InheritedAttributes inherited;
+        readNodes(arch.get("nodes"), prodX, prodY, comps, cycle, inherited, warnings);
     } else if (arch.has("subtree")) {
         readTree(arch, comps, cycle, warnings);
     } else {

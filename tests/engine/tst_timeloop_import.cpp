@@ -153,6 +153,9 @@ void TestTimeloopImport::matchesReferenceCase_data()
     QTest::newRow("v0.4 nodes, infinite memory depth and bandwidths")
         << "conv1d-oc-ic-spatial.inf-memory.arch.yaml,conv1d-oc-ic.prob.yaml,conv1d-oc-ic-spatial-kp.map.yaml"
         << "conv1d-oc-3level.ERT.yaml" << "ispass20-04-conv1d-oc-ic-spatial-kp";
+    QTest::newRow("v0.4 nodes, word width on the outer container")
+        << "conv1d-oc-ic-spatial.container-attributes.arch.yaml,conv1d-oc-ic.prob.yaml,conv1d-oc-ic-spatial-kp.map.yaml"
+        << "conv1d-oc-3level.ERT.yaml" << "ispass20-04-conv1d-oc-ic-spatial-kp";
     QTest::newRow("eyeriss-like, nested subtrees")
         << "eyeriss-like.arch.yaml,cnn-layer-conv3_1.prob.yaml,eyeriss-like-rs.map.yaml" << "eyeriss-like.ERT.yaml"
         << "ispass20-tl+acc-eyeriss-int16";

@@ -38,6 +38,8 @@ Args timeloopImportArgs(const std::string& mutant, Random&)
         {"conv1d-2level.legacy-arch.yaml", "conv1d.prob.yaml", "conv1d-2level-os.map.yaml", "conv1d-2level.ERT.yaml"},
         {"conv1d-oc-ic-spatial.inf-memory.arch.yaml", "conv1d-oc-ic.prob.yaml", "conv1d-oc-ic-spatial-kp.map.yaml",
          "conv1d-oc-3level.ERT.yaml"},
+        {"conv1d-oc-ic-spatial.container-attributes.arch.yaml", "conv1d-oc-ic.prob.yaml", "conv1d-oc-ic-spatial-kp.map.yaml",
+         "conv1d-oc-3level.ERT.yaml"},
     };
     const std::string name = mutant.substr(mutant.find_last_of('/') + 1);
     Args a = {"import-timeloop", mutant};
