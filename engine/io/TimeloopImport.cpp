@@ -174,7 +174,10 @@ TimeloopImport importTimeloopSources(const std::vector<TimeloopSource>& sources,
     pw.spec.type = "custom";
     std::vector<timeloopimport::NodeConstraints> nodeConstraints;
     p.architecture = timeloopimport::readTimeloopArchitecture(*arch, r.warnings, nodeConstraints);
-    if (const auto mapping = in.get("mapping")) {
+    // A mapper's inputs hold `mapping: []` (the mapper searches for one): no mapping either.
+    const auto mapping = in.get("mapping");
+    const bool noDirectives = mapping && (mapping->isNull() || (mapping->isSequence() && mapping->size() == 0));
+    if (mapping && !noDirectives) {
         ProjectMapping pm;
         pm.workload = pw.workload.name;
         pm.mapping = timeloopimport::readTimeloopMapping(*mapping, pw.workload, p.architecture, r.warnings);
@@ -183,6 +186,8 @@ TimeloopImport importTimeloopSources(const std::vector<TimeloopSource>& sources,
         pm.description = "Imported from Timeloop inputs: " + from;
         p.jobMapping = pm.mapping.name;
         p.mappings.push_back(std::move(pm));
+    } else if (noDirectives) {
+        r.warnings.push_back(locatedWarning(*mapping, "the mapping is empty (as a mapper's inputs give it): the project has no mapping"));
     } else {
         r.warnings.push_back(locatedWarning(*problem, "no `mapping:` in the inputs: the project has no mapping"));
     }

@@ -324,6 +324,19 @@ void TestTimeloopImport::timeloopDefaults()
     const Mapping& r = imp.project.mappings[0].mapping;
     QCOMPARE(r.levels[0].temporal, (std::vector<Loop>{makeLoop(1, 5, 4)}));
     QCOMPARE(r.levels[1].temporal, (std::vector<Loop>{makeLoop(0, 3), makeLoop(1, 4)}));  // R outside P
+
+    // A mapper's inputs (its inputs/input.yaml) hold `mapping: []`: no mapping, said where.
+    for (const char* empty : {"mapping: []\n", "mapping:\n"}) {
+        t.map = std::string(empty) + "mapper: {algorithm: random, victory_condition: 100}\n";
+        imp = importTimeloopSources(t.sources(), {});
+        QVERIFY(imp.project.mappings.empty());
+        QCOMPARE(imp.project.workloads.size(), std::size_t{1});
+        QVERIFY2(std::any_of(imp.warnings.begin(), imp.warnings.end(),
+                             [&](const std::string& w) {
+                                 return w.rfind("map.yaml:", 0) == 0 && w.find("mapping: the mapping is empty") != std::string::npos;
+                             }),
+                 empty);
+    }
 }
 
 void TestTimeloopImport::badInput_data()
