@@ -16,20 +16,38 @@ using timeloopimport::locatedWarning;
 
 namespace {
 
-// The inputs' top-level keys, merged as Timeloop merges its input files.
+// Nothing there: null, or an empty list or map (a mapper's inputs hold `mapping: []`).
+bool emptyValue(const YamlRef& v)
+{
+    return v.isNull() || (v.isSequence() && v.size() == 0) || (v.isMap() && v.entries().empty());
+}
+
+// The inputs' top-level keys, merged as Timeloop merges its input files. A key given twice is an
+// error, unless one of the two is empty: the other is taken (a mapper's inputs with `mapping: []`
+// and the mapping it wrote, imported together), with a warning.
 class MergedInputs {
 public:
     void add(const YamlRef& root)
     {
         for (const auto& e : root.entries()) {
             const auto it = keys_.find(e.key);
-            if (it != keys_.end())
-                e.keyRef.fail("'" + e.key + "' is also given at " + it->second.keyRef.location().toString() +
+            if (it == keys_.end()) {
+                keys_.emplace(e.key, e);
+                order_.push_back(e.key);
+                continue;
+            }
+            const YamlRef::Entry& before = it->second;
+            if (!emptyValue(e.value) && !emptyValue(before.value))
+                e.keyRef.fail("'" + e.key + "' is also given at " + before.keyRef.location().toString() +
                               " (Timeloop merges the top-level keys of its inputs: give each once)");
-            keys_.emplace(e.key, e);
-            order_.push_back(e.key);
+            const YamlRef::Entry& empty = emptyValue(e.value) ? e : before;
+            const YamlRef::Entry& taken = emptyValue(e.value) ? before : e;
+            warnings_.push_back(locatedWarning(empty.keyRef, "ignored: empty, and '" + e.key + "' is also given at " +
+                                                                 taken.keyRef.location().toString()));
+            if (&taken == &e) it->second = e;
         }
     }
+    const std::vector<std::string>& warnings() const { return warnings_; }
     std::optional<YamlRef> get(const std::string& key) const
     {
         const auto it = keys_.find(key);
@@ -42,6 +60,7 @@ public:
 private:
     std::map<std::string, YamlRef::Entry> keys_;
     std::vector<std::string> order_;
+    std::vector<std::string> warnings_;
 };
 
 YamlRef parseRoot(const TimeloopSource& s)
@@ -150,6 +169,7 @@ TimeloopImport importTimeloopSources(const std::vector<TimeloopSource>& sources,
         names.push_back(s.path);
     }
     TimeloopImport r;
+    r.warnings = in.warnings();
     Project& p = r.project;
 
     const auto problem = in.get("problem");

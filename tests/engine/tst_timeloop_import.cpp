@@ -416,8 +416,21 @@ void TestTimeloopImport::keyInTwoFiles()
 {
     const Texts t;
     std::vector<TimeloopSource> s = t.sources();
-    s.push_back({"map2.yaml", "# again\nmapping: []\n"});
+    s.push_back({"map2.yaml", "# again\nmapping:\n  - {target: Buffer, type: temporal, factors: R=3}\n"});
     expectError(s, {"map2.yaml:2:1", "map.yaml:1:1", "also given"});
+
+    // One of the two empty (a mapper's inputs hold `mapping: []`): the other is taken, in either order.
+    for (const bool emptyFirst : {true, false}) {
+        std::vector<TimeloopSource> both = t.sources();
+        const TimeloopSource empty{"inputs.yaml", "# the mapper's inputs\nmapping: []\n"};
+        both.insert(emptyFirst ? both.begin() : both.end(), empty);
+        const TimeloopImport imp = importTimeloopSources(both, {});
+        QCOMPARE(imp.project.mappings.size(), std::size_t{1});
+        QCOMPARE(imp.project.mappings[0].mapping, importTimeloopSources(t.sources(), {}).project.mappings[0].mapping);
+        QVERIFY(std::any_of(imp.warnings.begin(), imp.warnings.end(), [](const std::string& w) {
+            return w.rfind("inputs.yaml:2:1: mapping: ignored: empty, and 'mapping' is also given at map.yaml:1:1", 0) == 0;
+        }));
+    }
 }
 
 void TestTimeloopImport::emptyAndNonMapFiles()
