@@ -193,6 +193,14 @@ void readTimeloopConstraints(const YamlRef& node, const Workload& w, const Archi
                 list = node.get(chosen);
             }
         } else {
+            // (a mapper's `mapspace: {template: ruby}` picks Timeloop's mapspace, not a constraint)
+            if (node.has("template") && node.get("template").isScalar()) {
+                const std::string t = node.get("template").asString();
+                const std::string kind = t == "ruby" ? "ruby" : t == "uniform" ? "pfm" : "";
+                warnings.push_back(locatedWarning(
+                    node.get("template"), "not imported: the mapper's mapspace template `" + t + "`" +
+                                              (kind.empty() ? std::string() : " (search the project with nestor-cli search --mapspace " + kind + ")")));
+            }
             return;
         }
     }

@@ -327,7 +327,7 @@ void TestTimeloopImport::timeloopDefaults()
 
     // A mapper's inputs (its inputs/input.yaml) hold `mapping: []`: no mapping, said where.
     for (const char* empty : {"mapping: []\n", "mapping:\n"}) {
-        t.map = std::string(empty) + "mapper: {algorithm: random, victory_condition: 100}\n";
+        t.map = std::string(empty) + "mapper: {algorithm: random, victory_condition: 100}\nmapspace: {version: '0.4', template: ruby}\n";
         imp = importTimeloopSources(t.sources(), {});
         QVERIFY(imp.project.mappings.empty());
         QCOMPARE(imp.project.workloads.size(), std::size_t{1});
@@ -336,6 +336,9 @@ void TestTimeloopImport::timeloopDefaults()
                                  return w.rfind("map.yaml:", 0) == 0 && w.find("mapping: the mapping is empty") != std::string::npos;
                              }),
                  empty);
+        QVERIFY(std::any_of(imp.warnings.begin(), imp.warnings.end(), [](const std::string& w) {
+            return w.find("mapspace.template: not imported") != std::string::npos && w.find("--mapspace ruby") != std::string::npos;
+        }));
     }
 }
 
