@@ -196,7 +196,7 @@ TimeloopImport importTimeloopSources(const std::vector<TimeloopSource>& sources,
     p.architecture = timeloopimport::readTimeloopArchitecture(*arch, r.warnings, nodeConstraints);
     // A mapper's inputs hold `mapping: []` (the mapper searches for one): no mapping either.
     const auto mapping = in.get("mapping");
-    const bool noDirectives = mapping && (mapping->isNull() || (mapping->isSequence() && mapping->size() == 0));
+    const bool noDirectives = mapping && emptyValue(*mapping);
     if (mapping && !noDirectives) {
         ProjectMapping pm;
         pm.workload = pw.workload.name;
