@@ -1,7 +1,8 @@
 #include "SearchSettingsForm.h"
 
+#include "SearchAlgorithmBox.h"
+
 #include "mapspace/Mapspace.h"
-#include "search/SearchAlgorithm.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -49,11 +50,7 @@ SearchSettingsForm::SearchSettingsForm(QWidget* parent)
       seed_(spin(0, kIntMax, 1, tr("Random seed: the same seed and thread count give the same result"))),
       sweepBudget_(spin(100, kIntMax, 3000, tr("Evaluated mappings per PE-array configuration")))
 {
-    for (const SearchAlgorithmInfo& a : searchAlgorithms()) {
-        algorithm_->addItem(QString::fromStdString(a.name));
-        algorithm_->setItemData(algorithm_->count() - 1, QString::fromStdString(a.description), Qt::ToolTipRole);
-    }
-    algorithm_->setCurrentText(QStringLiteral("annealing"));
+    fillSearchAlgorithms(algorithm_, QStringLiteral("annealing"));
     metrics_->setToolTip(tr("Ordered metric list, comma separated: edp, energy, delay, last-level-accesses"));
 
     auto* kinds = new QHBoxLayout;

@@ -1,6 +1,6 @@
 #include "FindMappingsOptions.h"
 
-#include "search/SearchAlgorithm.h"
+#include "search/SearchAlgorithmBox.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -16,19 +16,18 @@ FindMappingsOptions::FindMappingsOptions(QWidget* parent)
     : QToolButton(parent), algorithm_(new QComboBox), budget_(new QSpinBox), seed_(new QSpinBox)
 {
     const FindMappingsSettings defaults;
-    for (const SearchAlgorithmInfo& a : searchAlgorithms()) {
-        algorithm_->addItem(QString::fromStdString(a.name));
-        algorithm_->setItemData(algorithm_->count() - 1, QString::fromStdString(a.description), Qt::ToolTipRole);
-    }
-    algorithm_->setCurrentText(QString::fromStdString(defaults.algorithm));
+    fillSearchAlgorithms(algorithm_, QString::fromStdString(defaults.algorithm));
     algorithm_->setToolTip(tr("Search algorithm of Find Mappings (nestor-cli --algorithm)"));
     budget_->setRange(0, std::numeric_limits<int>::max());
     budget_->setGroupSeparatorShown(true);
     budget_->setSpecialValueText(tr("default stop"));
     budget_->setValue(int(defaults.budget));
+    const SearchOptions engine;
     budget_->setToolTip(tr("Evaluated mappings per layer, spent whole (the victory rule is off); "
-                           "\"default stop\": 500 valid mappings in a row without improvement or 1000 invalid ones in a row "
-                           "end a thread, as nestor-cli search"));
+                           "\"default stop\": %1 valid mappings in a row without improvement or %2 invalid ones in a row "
+                           "end a thread, as nestor-cli search")
+                            .arg(engine.victoryCondition)
+                            .arg(engine.timeout));
     seed_->setRange(0, std::numeric_limits<int>::max());
     seed_->setValue(int(defaults.seed));
     seed_->setToolTip(tr("Random seed: the same seed, settings and machine thread count give the same mappings"));
@@ -61,8 +60,10 @@ void FindMappingsOptions::applyTo(FindMappingsSettings& settings) const
 
 void FindMappingsOptions::updateSummary()
 {
-    const QString stop = budget_->value() > 0 ? tr("budget %1 per layer").arg(budget_->value()) : tr("default stop");
-    setToolTip(tr("Find Mappings searches with %1, seed %2, %3").arg(algorithm_->currentText()).arg(seed_->value()).arg(stop));
+    setToolTip(tr("Find Mappings searches with %1, seed %2, %3")
+                   .arg(algorithm_->currentText())
+                   .arg(seed_->value())
+                   .arg(findMappingsStopText(budget_->value())));
 }
 
 } // namespace nestor::app

@@ -34,6 +34,11 @@ private:
 
 } // namespace
 
+QString findMappingsStopText(std::int64_t budget)
+{
+    return budget > 0 ? NetworkMappingSearch::tr("budget %1 per layer").arg(budget) : NetworkMappingSearch::tr("default stop");
+}
+
 SearchOptions findMappingsSearchOptions(const FindMappingsSettings& settings)
 {
     SearchOptions o;
@@ -157,13 +162,12 @@ bool NetworkMappingSearch::start(const QString& network, const FindMappingsSetti
             const int added = int(found.size());
             if (added > 0) document_->undoStack()->push(step);
             else delete step;
-            const QString stop = settings.budget > 0 ? tr("budget %1 per layer").arg(settings.budget) : tr("default stop");
             QString report = tr("%1 of %2 layers got a mapping (%3 mapspace, %4, seed %5, %6, ranked by %7)")
                                  .arg(added)
                                  .arg(searched)
                                  .arg(mapspace, QString::fromStdString(settings.algorithm))
                                  .arg(settings.seed)
-                                 .arg(stop, metric);
+                                 .arg(findMappingsStopText(settings.budget), metric);
             if (result.cancelled) report += tr("; cancelled");
             if (added > 0 && energyRankedNothing({settings.metric}, result.energy_pJ))
                 report += tr("; every mapping costs 0 pJ (the architecture has no energies), so %1 ranked nothing: "

@@ -26,7 +26,7 @@ struct FindMappingsSettings {
     MapspaceKind mapspace = MapspaceKind::RubyS;
     SearchMetric metric = SearchMetric::Edp;
     std::string algorithm = "annealing";  // a name of the engine's registry (searchAlgorithms())
-    // Evaluated mappings per layer; 0 = the default stop rules (victory 500, timeout 1000). A
+    // Evaluated mappings per layer; 0 = the default stop rules (SearchOptions' victory and timeout). A
     // budget is spent whole: the victory rule is off then, as with nestor-cli's --victory 0.
     std::int64_t budget = 0;
     std::uint64_t seed = 1;
@@ -34,6 +34,9 @@ struct FindMappingsSettings {
 
 // The engine's options of a search for one layer under `settings` (threads: up to two).
 SearchOptions findMappingsSearchOptions(const FindMappingsSettings& settings);
+// The stop rule of a budget per layer as the report and the Options tooltip name it:
+// "budget N per layer", or "default stop" for 0.
+QString findMappingsStopText(std::int64_t budget);
 
 class NetworkMappingSearch : public QObject {
     Q_OBJECT
