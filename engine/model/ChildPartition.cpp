@@ -143,13 +143,17 @@ private:
 
 namespace {
 
+// A mask of the dimensions a tensor's ranks read (dimensions past 63: all of them).
+bool readsDimension(std::uint64_t mask, int d) { return d >= 64 || ((mask >> d) & 1u) != 0; }
+
 // A dimension's covered intervals depend only on the values in this key: the dimension's bound,
 // the residual rule, the child's extent below the boundary (outside and in the residual
 // context), and each loop of the dimension above the boundary with the child's fixed index in
 // it. Kinds of child and instance differ in a few dimensions only, and consecutive stages share
 // most loops, so the intervals are kept per thread, keyed on everything they depend on. Every
 // dimension's key in one pass over the loops (a pass per dimension showed in Ruby's profile).
-void dimensionKeys(const Workload& w, const NestLayout& nest, const ChildPlace& place, std::vector<std::vector<std::int64_t>>& keys)
+void dimensionKeys(const Workload& w, const NestLayout& nest, const ChildPlace& place, std::uint64_t wanted,
+                   std::vector<std::vector<std::int64_t>>& keys)
 {
     const int dims = w.numDims();
     keys.resize(static_cast<std::size_t>(dims));
@@ -160,6 +164,7 @@ void dimensionKeys(const Workload& w, const NestLayout& nest, const ChildPlace& 
     for (int d = 0; d < dims; ++d) {
         std::vector<std::int64_t>& key = keys[static_cast<std::size_t>(d)];
         key.clear();
+        if (!readsDimension(wanted, d)) continue;
         key.push_back(w.bounds[d]);
         key.push_back(std::int64_t{place.macStage} | std::int64_t{nest.dimImperfect(d)} << 1);
         key.push_back(full[static_cast<std::size_t>(d)]);
@@ -167,6 +172,7 @@ void dimensionKeys(const Workload& w, const NestLayout& nest, const ChildPlace& 
     }
     for (int p = 0; p < place.boundary; ++p) {
         const NestLoop& l = nest.loops[p];
+        if (!readsDimension(wanted, l.dim)) continue;
         std::int64_t fixed = -1;
         if (l.spatial()) {
             fixed = p < place.leafPos ? walker::representative((*place.instanceCats)[p], l)
@@ -199,8 +205,13 @@ std::int64_t childDistinctWords(const Workload& w, const NestLayout& nest, int t
     thread_local std::vector<std::vector<std::int64_t>> keys;
     thread_local std::vector<Intervals> positions;
     positions.resize(static_cast<std::size_t>(w.numDims()));
-    dimensionKeys(w, nest, place, keys);
+    // Only the dimensions the tensor's ranks read.
+    std::uint64_t wanted = 0;
+    for (const auto& rank : w.tensors[tensor].ranks)
+        for (const auto& term : rank) wanted |= term.dim < 64 ? std::uint64_t{1} << term.dim : ~std::uint64_t{0};
+    dimensionKeys(w, nest, place, wanted, keys);
     for (int d = 0; d < w.numDims(); ++d) {
+        if (!readsDimension(wanted, d)) continue;
         const std::vector<std::int64_t>& key = keys[static_cast<std::size_t>(d)];
         const std::uint64_t h = hashKey(key);
         CachedIntervals& slot = cache[h % kCacheSlots];

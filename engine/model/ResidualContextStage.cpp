@@ -419,22 +419,26 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             for (int r = 0; r < ranks; ++r) put(x[static_cast<std::size_t>(r)]);
         }
     };
-    thread_local FiguresCacheKey loopsKey, cacheKey;
-    bool loopsKeyBuilt = false;
-    auto crossStageKey = [&](const Predicates& ik, FiguresCacheKey& key) {
-        if (!loopsKeyBuilt) {
-            loopsKey.n = 0;
-            loopsKey.hash = 0x9e3779b97f4a7c15ull;
-            for (std::int64_t x : {std::int64_t{k}, std::int64_t{nRanks}, std::int64_t{legacy} | std::int64_t{spec.macStage} << 1}) loopsKey.put(x);
+    // The loops' part is written once per stage and stays at the front of the key: each kind
+    // truncates the key back to it and appends its own part.
+    thread_local FiguresCacheKey cacheKey;
+    std::size_t loopsKeyEnd = 0;
+    std::uint64_t loopsKeyHash = 0;
+    auto crossStageKey = [&](const Predicates& ik) {
+        FiguresCacheKey& key = cacheKey;
+        if (loopsKeyEnd == 0) {
+            key.n = 0;
+            key.hash = 0x9e3779b97f4a7c15ull;
+            for (std::int64_t x : {std::int64_t{k}, std::int64_t{nRanks}, std::int64_t{legacy} | std::int64_t{spec.macStage} << 1}) key.put(x);
             for (int j = 0; j < k; ++j) {
-                loopsKey.put(nest.loops[temporal[j]].bound);
-                loopsKey.put(carry[j], nRanks);
+                key.put(nest.loops[temporal[j]].bound);
+                key.put(carry[j], nRanks);
             }
-            loopsKeyBuilt = true;
+            loopsKeyEnd = key.n;
+            loopsKeyHash = key.hash;
         }
-        std::copy_n(loopsKey.v.begin(), loopsKey.n, key.v.begin());
-        key.n = loopsKey.n;
-        key.hash = loopsKey.hash;
+        key.n = loopsKeyEnd;
+        key.hash = loopsKeyHash;
         key.put(ik.nIdle);
         key.put(ik.nShape);
         for (int i = 0; i < ik.nIdle; ++i) {
@@ -461,7 +465,7 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         const FiguresKey key = keyOf(ik);
         for (const auto& [k2, figures] : known)
             if (k2 == key) return figures;
-        crossStageKey(ik, cacheKey);
+        crossStageKey(ik);
         const std::uint64_t h = cacheKey.hash;
         CachedFigures& slot = cache[h % kCachedKinds];
         const auto keyEnd = cacheKey.v.begin() + static_cast<std::ptrdiff_t>(cacheKey.n);
