@@ -333,7 +333,7 @@ void MainWindow::importTimeloopWithDialog()
     const QString dir = persistent_ ? QSettings().value(kLastDirKey).toString() : QString();
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Import Timeloop files (problem, architecture, mapping, ERT)"), dir,
-        tr("Timeloop YAML (*.yaml *.yml);;All files (*)"));
+        tr("Timeloop inputs (*.yaml *.yml *.cfg);;All files (*)"));
     if (paths.isEmpty()) return;
     if (persistent_) QSettings().setValue(kLastDirKey, QFileInfo(paths.first()).absolutePath());
     QString model = QStringLiteral("table");

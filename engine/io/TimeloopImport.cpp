@@ -2,6 +2,7 @@
 
 #include "arch/EnergyModels.h"
 #include "common/TextFile.h"
+#include "io/LibconfigText.h"
 #include "io/ProjectYaml.h"
 #include "io/TimeloopImportParts.h"
 #include "io/YamlUtil.h"
@@ -65,7 +66,8 @@ private:
 
 YamlRef parseRoot(const TimeloopSource& s)
 {
-    const YamlRef root(yamlio::parseText(s.text, s.path), "", s.path);
+    // (.cfg: Timeloop's libconfig syntax, read as the same tree)
+    const YamlRef root(yamlio::parseText(isLibconfigPath(s.path) ? libconfigToYaml(s.text, s.path) : s.text, s.path), "", s.path);
     if (root.isNull())
         throw NestorError("", "the file holds nothing (Timeloop inputs are maps: problem, architecture, mapping, ERT)",
                           SourceLocation{s.path, 1, 1});

@@ -145,6 +145,8 @@ void TestTimeloopImport::matchesReferenceCase_data()
                                                << "conv1d-2level.ERT.yaml" << "ispass20-01-conv1d-2level-os";
     QTest::newRow("legacy storage list") << "conv1d-2level.legacy-arch.yaml,conv1d.prob.yaml,conv1d-2level-os.map.yaml"
                                          << "conv1d-2level.ERT.yaml" << "ispass20-01-conv1d-2level-os";
+    QTest::newRow("libconfig .cfg: legacy design, problem and mapping in one file")
+        << "conv1d-2level-os.legacy.cfg" << "conv1d-2level.ERT.yaml" << "ispass20-01-conv1d-2level-os";
     QTest::newRow("one merged file with bypass and ERT") << "conv1d-oc-3level-bypass.input.yaml" << ""
                                                           << "ispass20-03-conv1d-oc-3level-bypass";
     QTest::newRow("v0.4 nodes, spatial fanout")

@@ -147,6 +147,23 @@ std::vector<Span> findFactorStrings(const std::string& t)
     return spans;
 }
 
+// Double-quoted runs of hex digits (8 or more): VTA's instructions, micro-ops and memory images
+// (tests/data/vta/FORMAT.md), where a field's bits sit in the digits.
+std::vector<Span> findHexStrings(const std::string& t)
+{
+    std::vector<Span> spans;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t[i] != '"') continue;
+        const std::size_t e = t.find('"', i + 1);
+        if (e == std::string::npos) break;
+        const bool hex = e - i - 1 >= 8 && std::all_of(t.begin() + static_cast<long>(i) + 1, t.begin() + static_cast<long>(e),
+                                                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+        if (hex) spans.push_back({i + 1, e - i - 1});
+        i = e;
+    }
+    return spans;
+}
+
 // Innermost flow lists "[...]" (no nested bracket inside).
 std::vector<Span> findFlowLists(const std::string& t)
 {
@@ -405,6 +422,20 @@ const std::vector<Op>& operators()
              auto lines = splitLines(t);
              lines.insert(lines.begin() + static_cast<long>(r.below(lines.size() + 1)), r.pick(donorLines));
              t = joinLines(lines);
+             return true;
+         }},
+        {"hex-digits", 6, [](std::string& t, const auto&, Random& r, std::string& note) {
+             // Instruction fields (opcodes, loop extents, addresses, sizes) reached bit by bit:
+             // a digit, or a whole byte set to all ones or all zeros.
+             const auto hex = findHexStrings(t);
+             if (hex.empty()) return false;
+             const Span s = r.pick(hex);
+             static const char* kDigits = "0123456789abcdef";
+             switch (r.below(3)) {
+             case 0: t[s.pos + r.below(s.len)] = kDigits[r.below(16)]; note = "digit"; break;
+             case 1: t.replace(s.pos + 2 * r.below(s.len / 2), 2, "ff"); note = "ff"; break;
+             default: t.replace(s.pos + 2 * r.below(s.len / 2), 2, "00"); note = "00"; break;
+             }
              return true;
          }},
         {"byte-insert", 2, [](std::string& t, const auto&, Random& r, std::string& note) {

@@ -109,7 +109,8 @@ int selfTest(const std::string& self, const std::string& workDir)
         check(!isLocated(l), std::string("not located: ") + l);
 
     const std::string sample = "workloads:\n  - {name: c, type: conv, M: 16, C: 8, P: 7}\nconstraints:\n"
-                               "  - {target: GLB, type: temporal, factors: \"R=1 S=1\"}\nlevels: [[Q, 4], [C, 4]]\n";
+                               "  - {target: GLB, type: temporal, factors: \"R=1 S=1\"}\nlevels: [[Q, 4], [C, 4]]\n"
+                               "insns: [\"00ff10a0c3d4e5f6\"]\n";
     Random a(42), b(42);
     const auto ma = mutate(sample, {sample}, a), mb = mutate(sample, {sample}, b);
     check(ma.text == mb.text && ma.applied == mb.applied, "the mutator is deterministic in its seed");

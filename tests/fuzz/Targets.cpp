@@ -40,6 +40,7 @@ Args timeloopImportArgs(const std::string& mutant, Random&)
          "conv1d-oc-3level.ERT.yaml"},
         {"conv1d-oc-ic-spatial.container-attributes.arch.yaml", "conv1d-oc-ic.prob.yaml", "conv1d-oc-ic-spatial-kp.map.yaml",
          "conv1d-oc-3level.ERT.yaml"},
+        {"conv1d-2level-os.legacy.cfg", "conv1d-2level.ERT.yaml"},
     };
     const std::string name = mutant.substr(mutant.find_last_of('/') + 1);
     Args a = {"import-timeloop", mutant};
@@ -50,6 +51,18 @@ Args timeloopImportArgs(const std::string& mutant, Random&)
             break;
         }
     a.insert(a.end(), {"-o", "imported.yaml"});
+    return a;
+}
+
+// The VTA simulator on a program vector (tests/data/vta/FORMAT.md), with the options that change
+// what it reads or runs: the hardware fidelity, the vector's own configuration, the cycle model.
+Args vtaRunArgs(const std::string& file, Random& r)
+{
+    Args a = {"vta", "run", file};
+    if (r.chance(25)) a.insert(a.end(), {"--fidelity", "hardware"});
+    if (r.chance(25)) a.push_back("--vector-config");
+    if (r.chance(30)) a.push_back("--timing");
+    if (r.chance(30)) a.push_back("--json");
     return a;
 }
 
@@ -69,8 +82,13 @@ const std::vector<Target>& allTargets()
         {"reference-check", {{"tests/data/timeloop/cases", ".yaml"}}, {}, "",
          [](const std::string& f, Random&) { return Args{"check-reference", f}; }, "", 30},
         // The Timeloop importer: one file of a set mutated, the rest of the set unchanged.
-        {"timeloop-import", {{"tests/data/timeloop/inputs", ".yaml"}}, {{"tests/data/timeloop/inputs", ".yaml"}},
+        {"timeloop-import", {{"tests/data/timeloop/inputs", ".yaml"}, {"tests/data/timeloop/inputs", ".cfg"}},
+         {{"tests/data/timeloop/inputs", ".yaml"}},
          "timeloop", timeloopImportArgs, "mutant", 10},
+        // The VTA program-vector loader and simulator: the recorded vectors, Nestor's own and the
+        // defective ones.
+        {"vta-run", {{"tests/data/vta/vectors", ".json"}, {"tests/data/vta/own", ".json"}, {"tests/data/vta/bad", ".json"}},
+         {}, "", vtaRunArgs, "", 10},
     };
     return targets;
 }

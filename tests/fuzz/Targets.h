@@ -2,11 +2,11 @@
 // Fuzz targets: which seed files are mutated, which files go beside them unchanged, and which
 // nestor-cli command reads them.
 //
-// Adding a loader (e.g. the VTA program loader, JSON vectors in tests/data/vta/vectors, format in
-// tests/data/vta/FORMAT.md) is one entry in allTargets(): its seed glob, its companions and a
-// function building the command line, e.g. {"vta-run", {{"tests/data/vta/vectors", ".json"}}, {},
-// {}, [](const std::string& f, Random&) { return Args{"vta", "run", f}; }}. The mutator is
-// textual, so JSON inputs need nothing more; the oracle and the findings are shared.
+// Adding a loader of a text format is one entry in allTargets(): its seed glob, its companions and
+// a function building the command line, e.g. {"vta-disasm", {{"tests/data/vta/own", ".json"}}, {},
+// {}, [](const std::string& f, Random&) { return Args{"vta", "disasm", f}; }}. The mutator is
+// textual (binary ONNX models are mutated in tests/engine/tst_onnx_import.cpp instead); the
+// oracle and the findings are shared.
 #include "Random.h"
 
 #include <functional>
