@@ -131,37 +131,36 @@ std::vector<Span> findKeys(const std::string& t)
     return keys;
 }
 
-// Double-quoted strings that look like factor or split specifications ("R=1 S=1", "Q M|", "|S C").
-std::vector<Span> findFactorStrings(const std::string& t)
+// The bodies of double-quoted strings that `wanted` accepts.
+std::vector<Span> findQuoted(const std::string& t, const std::function<bool(std::string_view)>& wanted)
 {
     std::vector<Span> spans;
     for (std::size_t i = 0; i < t.size(); ++i) {
         if (t[i] != '"') continue;
         const std::size_t e = t.find('"', i + 1);
         if (e == std::string::npos) break;
-        const std::string_view body(t.data() + i + 1, e - i - 1);
-        if (body.find('=') != std::string_view::npos || body.find('|') != std::string_view::npos)
-            spans.push_back({i + 1, e - i - 1});
+        if (wanted(std::string_view(t.data() + i + 1, e - i - 1))) spans.push_back({i + 1, e - i - 1});
         i = e;
     }
     return spans;
+}
+
+// Double-quoted strings that look like factor or split specifications ("R=1 S=1", "Q M|", "|S C").
+std::vector<Span> findFactorStrings(const std::string& t)
+{
+    return findQuoted(t, [](std::string_view body) {
+        return body.find('=') != std::string_view::npos || body.find('|') != std::string_view::npos;
+    });
 }
 
 // Double-quoted runs of hex digits (8 or more): VTA's instructions, micro-ops and memory images
 // (tests/data/vta/FORMAT.md), where a field's bits sit in the digits.
 std::vector<Span> findHexStrings(const std::string& t)
 {
-    std::vector<Span> spans;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        if (t[i] != '"') continue;
-        const std::size_t e = t.find('"', i + 1);
-        if (e == std::string::npos) break;
-        const bool hex = e - i - 1 >= 8 && std::all_of(t.begin() + static_cast<long>(i) + 1, t.begin() + static_cast<long>(e),
-                                                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
-        if (hex) spans.push_back({i + 1, e - i - 1});
-        i = e;
-    }
-    return spans;
+    return findQuoted(t, [](std::string_view body) {
+        return body.size() >= 8 &&
+               std::all_of(body.begin(), body.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+    });
 }
 
 // Innermost flow lists "[...]" (no nested bracket inside).
