@@ -198,8 +198,6 @@ void disasm(const ProgramVector& vec, std::ostream& out)
     }
 }
 
-} // namespace
-
 // A heading's details, one per line, indented under it (as eval lists an invalid mapping's reasons).
 std::string indentedLines(const std::string& text)
 {
@@ -212,6 +210,8 @@ std::string indentedLines(const std::string& text)
     }
     return out;
 }
+
+} // namespace
 
 std::string vtaUsage()
 {
