@@ -8,7 +8,6 @@
 #include "sim/vta/TimingModel.h"
 #include "sim/vta/VectorCheck.h"
 
-#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -198,19 +197,6 @@ void disasm(const ProgramVector& vec, std::ostream& out)
     }
 }
 
-// A heading's details, one per line, indented under it (as eval lists an invalid mapping's reasons).
-std::string indentedLines(const std::string& text)
-{
-    std::string out;
-    std::size_t from = 0;
-    while (from < text.size()) {
-        const std::size_t end = std::min(text.find('\n', from), text.size());
-        if (end > from) out += "  " + text.substr(from, end - from) + "\n";
-        from = end + 1;
-    }
-    return out;
-}
-
 } // namespace
 
 std::string vtaUsage()
@@ -269,7 +255,8 @@ int runVtaCommand(const std::vector<std::string>& args, std::ostream& out, std::
         try {
             vec = loadVector(file, o.vectorConfig ? nullptr : &defaultConfig);
         } catch (const NestorError& e) {
-            err << "nestor-cli vta: invalid vector:\n" << indentedLines(e.what());
+            err << "nestor-cli vta: invalid vector:\n";
+            for (const Diagnostic& d : e.diagnostics()) err << "  " << d.toString() << "\n";  // as eval lists its reasons
             if (o.json) json.beginObject().field("file", file).field("passed", false).field("error", e.what()).endObject();
             status = kExitInput;
             continue;
