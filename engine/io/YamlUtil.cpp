@@ -1,5 +1,7 @@
 #include "io/YamlUtil.h"
 
+#include "io/YamlMerge.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -73,7 +75,9 @@ YAML::Node parseText(const std::string& text, const std::string& file)
             throw NestorError("", "malformed YAML: a second document starts here (is the first key indented "
                                   "differently from the keys after it?); a file holds one document",
                               locationOf(docs[1].Mark(), file));
-        return docs.empty() ? YAML::Node() : docs.front();
+        if (docs.empty()) return YAML::Node();
+        resolveMergeKeys(docs.front(), file);
+        return docs.front();
     } catch (const YAML::ParserException& e) {
         throw NestorError("", "malformed YAML: " + e.msg, locationOf(e.mark, file));
     } catch (const YAML::Exception& e) {

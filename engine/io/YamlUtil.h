@@ -15,7 +15,8 @@
 
 namespace nestor::yamlio {
 
-// Parses YAML text; a syntax error becomes a NestorError at the offending position.
+// Parses YAML text; a syntax error becomes a NestorError at the offending position. Merge keys
+// (`<<: *anchor`) are applied (YamlMerge.h).
 YAML::Node parseText(const std::string& text, const std::string& file);
 
 SourceLocation locationOf(const YAML::Mark& mark, const std::string& file);

@@ -143,6 +143,9 @@ void TestTimeloopImport::matchesReferenceCase_data()
     QTest::addColumn<QString>("caseName");
     QTest::newRow("v0.3 tree, separate files") << "conv1d-2level.arch.yaml,conv1d.prob.yaml,conv1d-2level-os.map.yaml"
                                                << "conv1d-2level.ERT.yaml" << "ispass20-01-conv1d-2level-os";
+    QTest::newRow("v0.3 tree written with YAML merge keys")
+        << "conv1d-2level.merge-keys.arch.yaml,conv1d.prob.yaml,conv1d-2level-os.map.yaml" << "conv1d-2level.ERT.yaml"
+        << "ispass20-01-conv1d-2level-os";
     QTest::newRow("legacy storage list") << "conv1d-2level.legacy-arch.yaml,conv1d.prob.yaml,conv1d-2level-os.map.yaml"
                                          << "conv1d-2level.ERT.yaml" << "ispass20-01-conv1d-2level-os";
     QTest::newRow("libconfig .cfg: legacy design, problem and mapping in one file")
