@@ -247,7 +247,7 @@ private:
                 out_ += c;
             }
             ++i_;  // the closing quote
-            // Another string after blanks and comments continues this one.
+            // Another string after blanks and comments (of any of the three kinds) continues this one.
             std::size_t j = i_;
             int lines = 0;
             for (;;) {
@@ -258,6 +258,11 @@ private:
                     ++lines;
                 } else if (j < t_.size() && (t_[j] == '#' || (t_[j] == '/' && j + 1 < t_.size() && t_[j + 1] == '/'))) {
                     while (j < t_.size() && t_[j] != '\n') ++j;
+                } else if (j + 1 < t_.size() && t_[j] == '/' && t_[j + 1] == '*') {
+                    const std::size_t close = t_.find("*/", j + 2);
+                    if (close == std::string::npos) break;  // (reported where the parser reads it)
+                    lines += static_cast<int>(std::count(t_.begin() + static_cast<std::ptrdiff_t>(j), t_.begin() + static_cast<std::ptrdiff_t>(close), '\n'));
+                    j = close + 2;
                 } else {
                     break;
                 }

@@ -83,8 +83,13 @@ private slots:
                                 "   over lines */ b = 2;\n"
                                 "c = \"x\"\n"
                                 "    \"y\";\n"
-                                "d = 4;\n";
+                                "d = 4;\n"
+                                "e = \"p\" /* between\n"
+                                "  the parts */ \"q\" /**/ \"r\";\n"
+                                "f = 6;\n";
         const YAML::Node n = read(cfg);
+        QCOMPARE(n["e"].as<std::string>(), std::string("pqr"));  // joined across block comments too
+        QCOMPARE(n["f"].Mark().line + 1, 10);
         QCOMPARE(n["a"].as<int>(), 1);
         QCOMPARE(n["b"].as<int>(), 2);
         QCOMPARE(n["c"].as<std::string>(), std::string("xy"));
