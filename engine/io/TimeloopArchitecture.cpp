@@ -348,27 +348,30 @@ StorageLevel makeStorage(const Component& c)
     }
     s.block_size = smallInt(blockSize, a);
     s.cluster_size = smallInt(clusterSize, a);
-    std::int64_t size = 0;
-    // The first size given (entries, a depth, sizeKB) sets it; an infinite one leaves it unbounded.
+    // The first size given (entries, a depth, sizeKB) sets it; an infinite one, or none (a DRAM),
+    // leaves it unbounded.
     YamlRef sizeRef;
+    std::string sizeKey;
     for (const char* k : {"entries", "depth", "memory_depth", "data_storage_depth", "sizeKB"})
         if (a.isMap() && !a.get(k).isNull()) {
             sizeRef = a.get(k);
+            sizeKey = k;
             break;
         }
-    if (sizeRef.defined() && writtenInfinite(sizeRef)) {
-        // unbounded
-    } else if (const auto entries = optPositive(a, {"entries"})) {
-        s.size_words = *entries;
-    } else if (const auto depth = optPositive(a, {"depth", "memory_depth", "data_storage_depth"})) {
-        if (!checkedMul(*depth, blockSize, &size) || size >= kCountLimit)
-            getAny(a, {"depth", "memory_depth", "data_storage_depth"}).fail("size too large");
-        s.size_words = size;
-    } else if (const auto kb = optPositive(a, {"sizeKB"})) {
-        if (!checkedMul(*kb, std::int64_t{8192}, &size) || size >= kCountLimit) a.get("sizeKB").fail("size too large");
-        s.size_words = size / wordBits;
-        if (*s.size_words == 0) a.get("sizeKB").fail("smaller than one word");
-    }  // none: unbounded (a DRAM)
+    if (sizeRef.defined() && !writtenInfinite(sizeRef)) {
+        const std::int64_t given = sizeRef.asPositiveInt();
+        std::int64_t size = 0;
+        if (sizeKey == "entries") {
+            s.size_words = given;
+        } else if (sizeKey == "sizeKB") {
+            if (!checkedMul(given, std::int64_t{8192}, &size) || size >= kCountLimit) sizeRef.fail("size too large");
+            s.size_words = size / wordBits;
+            if (*s.size_words == 0) sizeRef.fail("smaller than one word");
+        } else {  // a depth, in blocks
+            if (!checkedMul(given, blockSize, &size) || size >= kCountLimit) sizeRef.fail("size too large");
+            s.size_words = size;
+        }
+    }
 
     if (a.isMap()) {
         if (const YamlRef bw = a.get("bandwidth"); !bw.isNull() && !writtenInfinite(bw)) {  // deprecated in Timeloop: half each way
