@@ -237,8 +237,10 @@ struct InheritedAttributes {
     }
 };
 
+// `inParallel`: the nodes of a !Parallel (at any depth), which timeloopfe hands to Timeloop as
+// consecutive levels in their order; a fanout among them would have no order to follow.
 void readNodes(const YamlRef& nodes, std::int64_t& prodX, std::int64_t& prodY, std::vector<Component>& out,
-               std::optional<double>& cycle, InheritedAttributes& inherited, Warnings& warnings)
+               std::optional<double>& cycle, InheritedAttributes& inherited, Warnings& warnings, bool inParallel = false)
 {
     nodes.requireSequence();
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -247,13 +249,18 @@ void readNodes(const YamlRef& nodes, std::int64_t& prodX, std::int64_t& prodY, s
         std::string tag = n.node().Tag();
         if (!tag.empty() && tag[0] == '!') tag.erase(0, 1);
         if (tag.empty() || tag == "?") tag = n.has("class") ? "Component" : "Container";
-        if (tag == "Hierarchical") {
-            readNodes(n.require("nodes"), prodX, prodY, out, cycle, inherited, warnings);
+        if (tag == "Hierarchical" || tag == "Parallel") {
+            if (tag == "Parallel" && !inParallel)
+                warnings.push_back(locatedWarning(n, "!Parallel: its components are read as consecutive levels in their "
+                                                     "order, as Timeloop's front-end passes them to Timeloop"));
+            readNodes(n.require("nodes"), prodX, prodY, out, cycle, inherited, warnings, inParallel || tag == "Parallel");
             continue;
         }
-        if (tag == "Parallel") n.fail("!Parallel nodes are not supported by the importer");
         if (tag != "Container" && tag != "Component")
-            n.fail("unknown node type '!" + tag + "' (!Container, !Component or !Hierarchical)");
+            n.fail("unknown node type '!" + tag + "' (!Container, !Component, !Hierarchical or !Parallel)");
+        if (tag == "Container" && inParallel && n.has("spatial"))
+            n.get("spatial").fail("a !Container with `spatial` inside a !Parallel is not supported by the importer (its fanout "
+                                  "would reach only some of the parallel components)");
         std::string base;
         const YamlRef nameRef = n.require("name");
         if (elementCount(nameRef, &base) != 1) nameRef.fail("a v0.4 node gives its fanout with `spatial`, not a range");

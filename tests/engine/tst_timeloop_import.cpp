@@ -161,6 +161,9 @@ void TestTimeloopImport::matchesReferenceCase_data()
     QTest::newRow("v0.4 nodes, word width on the outer container")
         << "conv1d-oc-ic-spatial.container-attributes.arch.yaml,conv1d-oc-ic.prob.yaml,conv1d-oc-ic-spatial-kp.map.yaml"
         << "conv1d-oc-3level.ERT.yaml" << "ispass20-04-conv1d-oc-ic-spatial-kp";
+    QTest::newRow("eyeriss-like, v0.4 nodes with a !Parallel")
+        << "eyeriss-like.v04-parallel.arch.yaml,cnn-layer-conv3_1.prob.yaml,eyeriss-like-rs.map.yaml" << "eyeriss-like.ERT.yaml"
+        << "ispass20-tl+acc-eyeriss-int16";
     QTest::newRow("eyeriss-like, nested subtrees")
         << "eyeriss-like.arch.yaml,cnn-layer-conv3_1.prob.yaml,eyeriss-like-rs.map.yaml" << "eyeriss-like.ERT.yaml"
         << "ispass20-tl+acc-eyeriss-int16";
@@ -600,8 +603,10 @@ void TestTimeloopImport::badArchitectureForms()
   - !Component {name: MACC, class: intmac}
 )";
     expectError(t.sources(), {at("arch.yaml", t.arch, "{meshX: 2}"), "architecture.nodes[2].spatial", "!Component"});
-    t.arch = replaced(t.arch, "  - !Container {name: PE, spatial: {meshX: 4}}", "  - !Parallel {name: PE, nodes: []}");
-    expectError(t.sources(), {at("arch.yaml", t.arch, "!Parallel"), "architecture.nodes[1]", "!Parallel"});
+    // A !Parallel's components are consecutive levels; a fanout among them has no such order.
+    t.arch = replaced(t.arch, "  - !Container {name: PE, spatial: {meshX: 4}}",
+                      "  - !Parallel {nodes: [!Container {name: PE, spatial: {meshX: 4}}]}");
+    expectError(t.sources(), {at("arch.yaml", t.arch, "{meshX: 4}"), "architecture.nodes[1].nodes[0].spatial", "!Parallel"});
 }
 
 bool warnedAbout(const TimeloopImport& imp, const std::string& text)
