@@ -2,8 +2,8 @@
 // the test's libconfig text and read back from the YAML tree; the lines and columns of the
 // errors counted in the test's own text. (The import of a whole .cfg design against a Timeloop
 // reference case is in tst_timeloop_import.)
-#include "common/Error.h"
 #include "io/LibconfigText.h"
+#include "support/LocatedErrors.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -23,16 +23,7 @@ YAML::Node read(const std::string& cfg)
 // The translation fails with a message holding `message`, located at line:column.
 void expectError(const std::string& cfg, int line, int column, const std::string& message)
 {
-    try {
-        libconfigToYaml(cfg, "t.cfg");
-    } catch (const NestorError& e) {
-        const std::string what = e.what();
-        const std::string at = "t.cfg:" + std::to_string(line) + ":" + std::to_string(column) + ":";
-        QVERIFY2(what.find(at) != std::string::npos, (what + " (expected at " + at + ")").c_str());
-        QVERIFY2(what.find(message) != std::string::npos, (what + " (expected '" + message + "')").c_str());
-        return;
-    }
-    QFAIL(("no error for: " + cfg).c_str());
+    test::expectLocatedError(cfg, [&] { libconfigToYaml(cfg, "t.cfg"); }, "t.cfg", line, column, message);
 }
 
 } // namespace

@@ -3,8 +3,8 @@
 // PyYAML's behaviour on them, applied by hand to the test's own YAML text; positions counted in it.
 // (A whole Timeloop design written with merge keys is imported against its reference case in
 // tst_timeloop_import.)
-#include "common/Error.h"
 #include "io/YamlUtil.h"
+#include "support/LocatedErrors.h"
 
 #include <QtTest/QtTest>
 
@@ -29,16 +29,7 @@ std::vector<std::string> keysOf(const YAML::Node& map)
 
 void expectError(const std::string& text, int line, int column, const std::string& message)
 {
-    try {
-        parse(text);
-    } catch (const NestorError& e) {
-        const std::string what = e.what();
-        const std::string at = "t.yaml:" + std::to_string(line) + ":" + std::to_string(column) + ":";
-        QVERIFY2(what.find(at) != std::string::npos, (what + " (expected at " + at + ")").c_str());
-        QVERIFY2(what.find(message) != std::string::npos, (what + " (expected '" + message + "')").c_str());
-        return;
-    }
-    QFAIL(("no error for: " + text).c_str());
+    test::expectLocatedError(text, [&] { parse(text); }, "t.yaml", line, column, message);
 }
 
 } // namespace
