@@ -247,36 +247,20 @@ private:
                 out_ += c;
             }
             ++i_;  // the closing quote
-            // Another string after blanks and comments (of any of the three kinds) continues this one.
-            std::size_t j = i_;
-            int lines = 0;
-            for (;;) {
-                if (j < t_.size() && (t_[j] == ' ' || t_[j] == '\t' || t_[j] == '\r')) {
-                    ++j;
-                } else if (j < t_.size() && t_[j] == '\n') {
-                    ++j;
-                    ++lines;
-                } else if (j < t_.size() && (t_[j] == '#' || (t_[j] == '/' && j + 1 < t_.size() && t_[j + 1] == '/'))) {
-                    while (j < t_.size() && t_[j] != '\n') ++j;
-                } else if (j + 1 < t_.size() && t_[j] == '/' && t_[j + 1] == '*') {
-                    const std::size_t close = t_.find("*/", j + 2);
-                    if (close == std::string::npos) break;  // (reported where the parser reads it)
-                    lines += static_cast<int>(std::count(t_.begin() + static_cast<std::ptrdiff_t>(j), t_.begin() + static_cast<std::ptrdiff_t>(close), '\n'));
-                    j = close + 2;
-                } else {
-                    break;
-                }
+            // Another string after blanks and comments continues this one. What skipBlanks writes
+            // for them goes after the joined string.
+            const std::size_t mark = out_.size();
+            skipBlanks();
+            const std::string gap = out_.substr(mark);
+            out_.resize(mark);
+            if (atEnd() || t_[i_] != '"') {
+                out_ += '"';
+                out_.append(static_cast<std::size_t>(pendingLines), '\n');
+                out_ += gap;
+                return;
             }
-            if (j >= t_.size() || t_[j] != '"') break;
-            for (; i_ < j; ++i_)
-                if (t_[i_] == '\n') {
-                    ++line_;
-                    lineStart_ = i_ + 1;
-                }
-            pendingLines += lines;
+            pendingLines += static_cast<int>(std::count(gap.begin(), gap.end(), '\n'));
         }
-        out_ += '"';
-        out_.append(static_cast<std::size_t>(pendingLines), '\n');
     }
 };
 
