@@ -39,8 +39,9 @@ struct CarryInfo {
     std::int64_t diff = 0;
     Vec d{};
 };
-// Per temporal loop, context and into a non-last (0) or the last (1) iteration.
-using CarryTable = std::array<std::array<std::array<CarryInfo, 2>, kMaxContexts>, kMaxLoops>;
+// A kind's carries: per temporal loop, context and into a non-last (0) or the last (1)
+// iteration, at the index carrySlot() gives (laid out densely for the stage at hand).
+constexpr std::size_t kMaxCarries = std::size_t{kMaxLoops} * kMaxContexts * 2;
 constexpr int kMaxPositions = 64 + kMaxLoops + 1;  // loops above the children and their fanout (as the frame allows), and the leaf
 // Distinct translations (per kind at most two per loop and context: into a non-last or the last
 // iteration), as many as the sweeps' memo has reuse states (one per translation, and none
@@ -76,8 +77,6 @@ private:
 };
 constexpr int kMaxJointStates = ReachableStates::kMaxStates;
 static_assert(kMaxTranslations + 1 <= ReachableStates::kMaxStates);
-// Per kind of child, another kind (by number) or itself.
-using KindFirsts = std::array<std::int16_t, kMaxSharingKinds>;
 // Per kind of child, its reuse state: the joint state of kinds sharing an offset.
 using JointReuse = std::array<std::int16_t, kMaxSharingKinds>;
 // A sweep of the loops from one position inward, in one context, for one kind of instance:
@@ -174,6 +173,15 @@ public:
             fixed_[p] = relevant_[p] & ~seenAbove;
             if (p < leafPos && bitOf_[f_->nest->loops[p].dim] >= 0) seenAbove |= 1u << bitOf_[f_->nest->loops[p].dim];
         }
+        carryStride_ = 0;
+        for (int j = 0; j < f.k; ++j) {
+            const int p = f.temporal[static_cast<std::size_t>(j)];
+            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                carrySlot_[static_cast<std::size_t>(j)][fixed_[p] | sub] = static_cast<std::uint16_t>(carryStride_);
+                carryStride_ += 2;
+                if (sub == 0) break;
+            }
+        }
         for (int m = 0; m < (1 << nShape_); ++m) {
             std::uint32_t small = 0;
             for (int i = 0; i < nShape_; ++i)
@@ -187,9 +195,9 @@ public:
     // Pass 1, inside out, for one kind of instance and of child: the sweeps (info_) and, with
     // `carries`, every carry's translation, added to the translation table, and the carries
     // written to `into` (which the passes after read as carries_); Capacity when it is full.
-    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries, CarryTable& into)
+    StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries, CarryInfo* into)
     {
-        carries_ = &into;
+        carries_ = into;
         // (the per-rank loops unrolled for the common four-rank tensors: a fifth of Ruby's instructions)
         return f_->nRanks == 4 ? sweepLoopsOf<4>(instanceCats, childCats, carries) : sweepLoopsOf<0>(instanceCats, childCats, carries);
     }
@@ -286,7 +294,7 @@ public:
         // A MAC operand is read in every busy step: its count needs no carries, but where links
         // may form (linksPossible looks at every carry).
         const bool carries = !f_->spec->macStage || f_->linkCandidate;
-        if (sweepLoops(instanceCats, childCats, carries, tables_->carries) != StageDecline::None) return StageDecline::Capacity;
+        if (sweepLoops(instanceCats, childCats, carries, tables_->carries.data()) != StageDecline::None) return StageDecline::Capacity;
         return sweptFigures(instanceCats, childCats, out, &linked);
     }
     // figures() of the kind sweepLoops() last swept (with carries); `linked` null where the
@@ -316,7 +324,7 @@ public:
         // Pass 2, from the empty reuse state: the moves after the sweep's first busy step.
         reachableStates<std::int64_t>().begin();
         auto reuseStep = [&](int j, int c, int into, std::int64_t wholeWords, int x) {
-            const CarryInfo& k = (*carries_)[j][c][into];
+            const CarryInfo& k = carryOf(carries_, j, c, into);
             return tt_.reuse(x, k.move, k.diff, wholeWords, legacy);
         };
         const StateStep after = followSweep<std::int64_t>(0, top, 0, KindCategories{f_->leafPos, &instanceCats, &childCats}, reuseStep);
@@ -347,7 +355,7 @@ public:
             const std::size_t until = std::min(moves.size(), from + kSumsPerSweep);
             auto linkStep = [&](int j, int c, int into, std::int64_t wholeWords, int state) -> StateStepOf<SweepSums> {
                 const int s = state % S, q = state / S;
-                const CarryInfo& k = (*carries_)[j][c][into];
+                const CarryInfo& k = carryOf(carries_, j, c, into);
                 const auto [to, moved] = reuse(s, k.move, k.diff, wholeWords);
                 if (moved == 0) return {to, SweepSums{}};
                 const Delta now = carryDelta(carryTiles(k.shapes, k.d), moved);
@@ -414,7 +422,7 @@ public:
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
             // (carries the joint counts read go straight into the kind's trace)
-            CarryTable& into = traces ? traces_[ux].carries : tables_->carries;
+            CarryInfo* into = traces ? traceCarries(x) : tables_->carries.data();
             if (sweepLoops(instanceCats, *kindCats[ux], carries, into) != StageDecline::None) return false;
             if (figs) sweptFigures(instanceCats, *kindCats[ux], (*figs)[ux], nullptr);
             if (!traces) continue;
@@ -482,9 +490,9 @@ public:
             std::copy(js.v.begin(), js.v.begin() + 2 * g, next.v.begin());
             // The instance's move into this step (child 0's), taking the previous deltas along.
             Vec back{};
-            for (int r = 0; r < nRanks; ++r) back[r] = -traceOf(base).carries[j][c][into].d[r];
+            for (int r = 0; r < nRanks; ++r) back[r] = -traceCarry(base, j, c, into).d[r];
             if (!busyAfter.has(base)) overflow = true;  // (cannot be: child 0 works whenever the instance does)
-            const KindFirsts& alike = kindsAlikeAt(j, c, into, busyAfter, g);
+            const std::int16_t* alike = kindsAlikeAt(j, c, into, busyAfter, g);
             for (int x = 0; x < g; ++x) {
                 const auto ux = static_cast<std::size_t>(x);
                 next.v[2 * ux + 1] = 0;
@@ -500,8 +508,7 @@ public:
                     next.v[2 * ux + 1] = next.v[2 * same + 1];
                     continue;
                 }
-                const KindTrace& trace = traceOf(x);
-                const CarryInfo& k = trace.carries[j][c][into];
+                const CarryInfo& k = traceCarry(x, j, c, into);
                 const CarryTiles tiles = carryTiles(k.shapes, k.d);
                 const auto [to, moved] = reuse(js.v[2 * ux], k.move, k.diff, tiles.cur.size(nRanks));
                 deltas[ux] = carryDelta(tiles, moved);
@@ -558,26 +565,29 @@ public:
     // iteration, the first busy kind whose carry has the same tiles (itself if none): its move
     // and new words follow from them, so from the same reuse state the two get the same delta.
     // Found once per carry and analysis.
-    const KindFirsts& kindsAlikeAt(int j, int c, int into, const KindSet& busyAfter, int g)
+    // (the pointer holds until the next call that finds a carry not yet described)
+    const std::int16_t* kindsAlikeAt(int j, int c, int into, const KindSet& busyAfter, int g)
     {
         KindsAlike& out = kindsAlike_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
-        if (out.stamp == jointRun_) return out.first;
+        if (out.stamp == jointRun_) return alikePool_.data() + out.at;
         out.stamp = jointRun_;
+        out.at = static_cast<std::uint32_t>(alikePool_.size());
+        alikePool_.resize(alikePool_.size() + static_cast<std::size_t>(g));
+        std::int16_t* first = alikePool_.data() + out.at;
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
-            out.first[ux] = static_cast<std::int16_t>(x);
+            first[ux] = static_cast<std::int16_t>(x);
             if (!busyAfter.has(x)) continue;
-            const KindTrace& t = traceOf(x);
+            const CarryInfo& kt = traceCarry(x, j, c, into);
             for (int y = 0; y < x; ++y) {
-                const KindTrace& o = traceOf(y);
-                const CarryInfo &ko = o.carries[j][c][into], &kt = t.carries[j][c][into];
+                const CarryInfo& ko = traceCarry(y, j, c, into);
                 if (busyAfter.has(y) && ko.shapes == kt.shapes && ko.d == kt.d) {
-                    out.first[ux] = static_cast<std::int16_t>(y);
+                    first[ux] = static_cast<std::int16_t>(y);
                     break;
                 }
             }
         }
-        return out.first;
+        return first;
     }
 
     // The reuse rule on a carry of move class m (its new words `diff`) from reuse state s, into a
@@ -898,6 +908,8 @@ public:
                 for (auto& both : perContext) both.fill(KindsAlike{});
             jointRun_ = 1;
         }
+        kindDeltasPool_.clear();
+        alikePool_.clear();
         reachableStates<std::int64_t>().begin();
     }
 
@@ -929,13 +941,18 @@ public:
     // position `inner`): the kinds busy there move from their last busy step, each distinct delta
     // sent once (possible as jointPossible says). Described once per analysis (jointStep applies
     // it to a state).
+    // Per-kind records live in pools filled as the analysis describes carries (the first g
+    // entries from `at`): sized for every kind in each carry's entry, the tables were 14 MB, and
+    // a carry's first description touched a page of its own (a fifth of a thread's first-touch
+    // page faults, each a millisecond pause early in a search).
     struct KindsAlike {
         std::uint32_t stamp = 0;
-        KindFirsts first;
+        std::uint32_t at = 0;  // in alikePool_: per kind, the first kind alike (itself if none)
     };
     struct JointCarry {
         std::uint32_t stamp = 0;
         bool possible = false;
+        std::uint32_t at = 0;  // in kindDeltasPool_: per kind, its KindDeltas
         KindSet busyAfter;
         // Per kind busy after the carry: the ids of its two possible deltas (its whole tile and
         // the new words of its move), equal ids for equal deltas, and its whole tile's words.
@@ -944,7 +961,6 @@ public:
             int wholeId = 0, newWordsId = 0;
             std::int64_t wholeWords = 0;
         };
-        std::array<KindDeltas, kMaxSharingKinds> kinds{};
     };
     // Whether the kinds can join at a carry into context `entry` at position `inner`: none busy
     // after it was idle before it or idles in its first step.
@@ -965,6 +981,9 @@ public:
         out.busyAfter = busyAfter;
         if (!jointPossible(entry, inner, busyBefore, busyAfter, g)) return out;
         out.possible = true;
+        out.at = static_cast<std::uint32_t>(kindDeltasPool_.size());
+        kindDeltasPool_.resize(kindDeltasPool_.size() + static_cast<std::size_t>(g));
+        JointCarry::KindDeltas* kinds = kindDeltasPool_.data() + out.at;
         // With one kind busy its delta is sent whichever it is: the deltas need not be told apart.
         const bool several = busyAfter.several();
         int nDeltas = 0;
@@ -975,18 +994,17 @@ public:
         };
         for (int x = 0; x < g; ++x) {
             if (!busyAfter.has(x)) continue;
-            const KindTrace& trace = traceOf(x);
             // A kind whose carry has the same tiles as an earlier one's (kinds that only idle
             // apart, the usual case) has the same deltas: no need to build them again.
             const int same = kindsAlikeAt(j, c, into, busyAfter, g)[static_cast<std::size_t>(x)];
             if (same < x) {
                 const auto ux = static_cast<std::size_t>(x), us = static_cast<std::size_t>(same);
-                out.kinds[ux] = out.kinds[us];
+                kinds[ux] = kinds[us];
                 continue;
             }
-            const CarryInfo& k = trace.carries[j][c][into];
+            const CarryInfo& k = traceCarry(x, j, c, into);
             const CarryTiles tiles = carryTiles(k.shapes, k.d);
-            JointCarry::KindDeltas& mine = out.kinds[static_cast<std::size_t>(x)];
+            JointCarry::KindDeltas& mine = kinds[static_cast<std::size_t>(x)];
             mine.wholeWords = tiles.cur.size(f_->nRanks);
             if (!several) {
                 mine.wholeId = 0;
@@ -1004,13 +1022,13 @@ public:
     {
         std::bitset<2 * kMaxSharingKinds> sent;  // the ids of the distinct deltas of this step
         std::int64_t cost = 0;
+        const JointCarry::KindDeltas* kinds = kindDeltasPool_.data() + carry.at;
         for (int x = 0; x < g; ++x) {
             int sx = from[static_cast<std::size_t>(x)];
             if (carry.busyAfter.has(x)) {
-                const KindTrace& trace = traceOf(x);
-                const JointCarry::KindDeltas& deltas = carry.kinds[static_cast<std::size_t>(x)];
+                const JointCarry::KindDeltas& deltas = kinds[static_cast<std::size_t>(x)];
                 const std::int64_t whole = deltas.wholeWords;
-                const CarryInfo& k = trace.carries[j][c][into];
+                const CarryInfo& k = traceCarry(x, j, c, into);
                 const auto [to, moved] = reuse(sx, k.move, k.diff, whole, legacy);
                 sx = to;
                 // (new words as many as the whole tile: no overlap, the whole tile as delta)
@@ -1080,7 +1098,7 @@ public:
     // Loop j's carry into a non-last (0) or the last (1) iteration, copied between contexts.
     void copyCarry(int j, int fromContext, int fromInto, int toContext, int toInto)
     {
-        (*carries_)[j][toContext][toInto] = (*carries_)[j][fromContext][fromInto];
+        carryOf(carries_, j, toContext, toInto) = carryOf(carries_, j, fromContext, fromInto);
     }
     void copyCarries(int j, int from, int to)
     {
@@ -1109,7 +1127,7 @@ public:
             const Vec move = nShape_ > 0 ? centroidMove(ext_[prev], ext_[cur], d, nRanks) : d;
             const int m = tt_.findOrAdd(move, nRanks, legacy).first;
             if (m < 0) return StageDecline::Capacity;
-            CarryInfo& k = (*carries_)[j][c][into];
+            CarryInfo& k = carryOf(carries_, j, c, into);
             k.move = m;
             k.diff = words_[cur] - overlapWords(ext_[prev], ext_[cur], d, nRanks);
             k.d = d;
@@ -1131,21 +1149,23 @@ private:
     std::array<std::int64_t, kMaxShapes> words_{};
     IndexedTranslationTable<kMaxTranslations> tt_;
     // What the joint count of kinds sharing an offset keeps of each kind's pass 1: per position
-    // and context whether it works there (bit 0) and in the sweep's first step (bit 1), and its carries.
-    // (sweepKinds has sweepLoops write a kind's carries straight into its trace: copied there
-    // after the sweep, they were a fifth of the sweeps' time on 48 kinds of child)
+    // and context whether it works there (bit 0) and in the sweep's first step (bit 1), and its
+    // carries (in traceCarries: sweepKinds has sweepLoops write them there straight away; copied
+    // after the sweep, they were a fifth of the sweeps' time on 48 kinds of child).
     struct KindTrace {
         std::array<std::array<std::uint8_t, kMaxContexts>, kMaxPositions> busy;
-        CarryTable carries;
     };
-    // The large tables (about 77 MB of address space, sized for the worst stage, of which
+    // The large tables (about 63 MB of address space, sized for the worst stage, of which
     // a stage touches what its loops, contexts and kinds use; a stage writes an entry before it
     // reads it, but for the joint carries' stamps, which start at zero, below any run).
     struct Tables {
         std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info;
         std::array<std::array<const Sweep*, kMaxContexts>, kMaxPositions> sweeps;
-        CarryTable carries;  // the kind swept alone (figures())
+        std::array<CarryInfo, kMaxCarries> carries;  // the kind swept alone (figures())
         std::array<KindTrace, kMaxSharingKinds> traces;
+        // Per trace slot, its kind's carries, carryStride_ entries a slot (the stage's carries
+        // side by side: a stage touches the pages of the slots it fills, not 235 KB a slot).
+        std::array<CarryInfo, kMaxSharingKinds * kMaxCarries> traceCarries;
         std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries;
         std::array<std::array<std::array<KindsAlike, 2>, kMaxContexts>, kMaxLoops> kindsAlike;
         std::array<Delta, 2 * kMaxSharingKinds> jointDeltas;  // jointCarry's scratch (not made afresh per carry: they are large)
@@ -1158,12 +1178,29 @@ private:
     decltype(Tables::info)& info_ = tables_->info;
     decltype(Tables::sweeps)& sweeps_ = tables_->sweeps;
     const Sweep& sweepAt(int p, int c) const { return *sweeps_[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)]; }
-    // The carries of the kind sweepLoops swept last: tables_->carries, or its trace in sweepKinds.
-    CarryTable* carries_ = &tables_->carries;
+    // The carries of the kind sweepLoops swept last: tables_->carries, or its trace's in sweepKinds.
+    CarryInfo* carries_ = tables_->carries.data();
+    // Per temporal loop and (canonical) context there, where its two carries sit in a kind's
+    // carries; the entries a kind's carries take (prepare()).
+    std::array<std::array<std::uint16_t, kMaxContexts>, kMaxLoops> carrySlot_{};
+    int carryStride_ = 0;
+    template <class Info>  // CarryInfo, or const CarryInfo
+    Info& carryOf(Info* table, int j, int c, int into) const
+    {
+        return table[carrySlot_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)] + static_cast<std::size_t>(into)];
+    }
+    CarryInfo* traceCarries(int slot) { return tables_->traceCarries.data() + static_cast<std::size_t>(slot) * static_cast<std::size_t>(carryStride_); }
+    const CarryInfo& traceCarry(int x, int j, int c, int into) const
+    {
+        const std::size_t slot = traceSlot_[static_cast<std::size_t>(x)];
+        return carryOf(tables_->traceCarries.data() + slot * static_cast<std::size_t>(carryStride_), j, c, into);
+    }
     decltype(Tables::traces)& traces_ = tables_->traces;
     decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
     decltype(Tables::kindsAlike)& kindsAlike_ = tables_->kindsAlike;        // likewise
     std::uint32_t jointRun_ = 0;
+    std::vector<JointCarry::KindDeltas> kindDeltasPool_;  // the joint carries' per-kind records (this run's)
+    std::vector<std::int16_t> alikePool_;                 // the kinds-alike lists (this run's)
     decltype(Tables::jointDeltas)& jointDeltas_ = tables_->jointDeltas;
     decltype(Tables::jointNow)& jointNow_ = tables_->jointNow;
     // Per trace slot (sweepKinds): whether its kind works, and from its first step, and that step's tile shape.
@@ -1322,7 +1359,7 @@ private:
                     const Sweep& s1 = sweepAt(p + 1, canon(p + 1, c));
                     if (tripsOf(l, bit, c) > 1 && s0.busy)
                         for (int into = 0; into < 2; ++into)
-                            if ((into ? s1 : s0).busy && (*carries_)[j][c][into].d == d) return true;
+                            if ((into ? s1 : s0).busy && carryOf(carries_, j, c, into).d == d) return true;
                     if (sub == 0) break;
                 }
             }

@@ -43,6 +43,7 @@ public:
     T* begin() { return data_; }
     T* end() { return data_ + size_; }
     T* operator->() { return data_; }
+    const T* operator->() const { return data_; }
 
 private:
     void release()
