@@ -56,7 +56,7 @@ public:
     void begin()
     {
         if (memo_.empty()) {
-            memo_.allocate(kMemoSlots);
+            memo_.allocate(kMemoSlots, true);  // (hashed: a thread's analyses fill every page)
             seen_.allocate(static_cast<std::size_t>(kMaxLoops) * kMaxStates);
         }
         if (++run_ == 0) {  // stamps wrapped: forget every entry

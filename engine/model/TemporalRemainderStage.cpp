@@ -453,17 +453,21 @@ public:
         }
         beginJoint();
         beginLinkDeltas();
-        jointStates_.clear();
+        // (states, and the scratch ones, are read and written in their first 2g entries only)
+        const auto width = static_cast<std::size_t>(2 * g);
+        jointStatePool_.clear();
         jointStateIds_.clear();
         auto stateId = [&](const JointState& js) {
             const std::uint64_t h = hashMore(kHashSeed, js.v.begin(), js.v.begin() + 2 * g);
-            // (states, and the scratch ones, are read and written in their first 2g entries only)
-            const int known = jointStateIds_.find(h, [&](int id) { return sameState(jointStates_[static_cast<std::size_t>(id)], js, g); });
+            const int known = jointStateIds_.find(h, [&](int id) {
+                return std::equal(js.v.begin(), js.v.begin() + 2 * g, jointStatePool_.begin() + static_cast<std::ptrdiff_t>(id * width));
+            });
             if (known >= 0) return known;
-            if (static_cast<int>(jointStates_.size()) == ReachableStates::kMaxStates) return -1;
-            jointStates_.push_back(js);
+            const auto states = static_cast<int>(jointStatePool_.size() / width);
+            if (states == ReachableStates::kMaxStates) return -1;
+            jointStatePool_.insert(jointStatePool_.end(), js.v.begin(), js.v.begin() + 2 * g);
             jointStateIds_.add(h);
-            return static_cast<int>(jointStates_.size()) - 1;
+            return states;
         };
         // The first step: every kind busy sent its whole tile; no previous deltas.
         JointState first;
@@ -475,6 +479,7 @@ public:
         outcomes_.clear();
         outcomeIds_.clear();
         countedSteps_.clear();
+        countedDeltaPool_.clear();
         countedStepIds_.clear();
         linkOutcomeSent_.clear();
         bool overflow = false;
@@ -485,9 +490,9 @@ public:
             const int known = outcomeIds_.find(hash, [&](int id) { return outcomes_[static_cast<std::size_t>(id)].first == key; });
             if (known >= 0) return outcomes_[static_cast<std::size_t>(known)].second;
             // (js is read until countedStep returns; only stateId, after it, adds states)
-            const JointState& js = jointStates_[static_cast<std::size_t>(state)];
+            const std::int16_t* js = jointStatePool_.data() + static_cast<std::size_t>(state) * width;
             JointState& next = jointNextState_;
-            std::copy(js.v.begin(), js.v.begin() + 2 * g, next.v.begin());
+            std::copy(js, js + 2 * g, next.v.begin());
             // The instance's move into this step (child 0's), taking the previous deltas along.
             Vec back{};
             for (int r = 0; r < nRanks; ++r) back[r] = -traceCarry(base, j, c, into).d[r];
@@ -502,7 +507,7 @@ public:
                 }
                 // (kinds that only idle apart mostly move alike: the delta of an earlier one)
                 const auto same = static_cast<std::size_t>(alike[ux]);
-                if (same != ux && js.v[2 * same] == js.v[2 * ux]) {
+                if (same != ux && js[2 * same] == js[2 * ux]) {
                     now[ux] = now[same];
                     next.v[2 * ux] = next.v[2 * same];
                     next.v[2 * ux + 1] = next.v[2 * same + 1];
@@ -510,7 +515,7 @@ public:
                 }
                 const CarryInfo& k = traceCarry(x, j, c, into);
                 const CarryTiles tiles = carryTiles(k.shapes, k.d);
-                const auto [to, moved] = reuse(js.v[2 * ux], k.move, k.diff, tiles.cur.size(nRanks));
+                const auto [to, moved] = reuse(js[2 * ux], k.move, k.diff, tiles.cur.size(nRanks));
                 deltas[ux] = carryDelta(tiles, moved);
                 now[ux] = &deltas[ux];
                 next.v[2 * ux] = static_cast<std::int16_t>(to);
@@ -1044,7 +1049,7 @@ public:
     }
     // The joint reuse states of g kinds are numbered in mixed radix (each kind a digit) where all
     // their combinations fit the sweeps' tables, as they do for two or three kinds; else as they
-    // are met (reuseStates_), up to the tables' room. 0 is every kind's empty state.
+    // are met (reuseStatePool_, g values each), up to the tables' room. 0 is every kind's empty state.
     void beginJointReuse(int g)
     {
         radix_ = tt_.states;
@@ -1052,7 +1057,7 @@ public:
             n *= tt_.states;
             if (n > kMaxJointStates) radix_ = 0;
         }
-        reuseStates_.clear();
+        reuseStatePool_.clear();
         reuseIds_.clear();
         if (radix_ == 0) jointReuseId(JointReuse{}, g);
     }
@@ -1060,8 +1065,8 @@ public:
     void jointReuse(int id, int g, JointReuse& r) const
     {
         if (radix_ == 0) {
-            const JointReuse& met = reuseStates_[static_cast<std::size_t>(id)];
-            std::copy(met.begin(), met.begin() + g, r.begin());
+            const auto met = reuseStatePool_.begin() + static_cast<std::ptrdiff_t>(id) * g;
+            std::copy(met, met + g, r.begin());
             return;
         }
         for (int x = 0; x < g; ++x, id /= radix_) r[static_cast<std::size_t>(x)] = static_cast<std::int16_t>(id % radix_);
@@ -1076,14 +1081,14 @@ public:
         }
         const std::uint64_t h = hashMore(kHashSeed, r.begin(), r.begin() + g);
         const int known = reuseIds_.find(h, [&](int id) {
-            const JointReuse& met = reuseStates_[static_cast<std::size_t>(id)];
-            return std::equal(r.begin(), r.begin() + g, met.begin());
+            return std::equal(r.begin(), r.begin() + g, reuseStatePool_.begin() + static_cast<std::ptrdiff_t>(id) * g);
         });
         if (known >= 0) return known;
-        if (static_cast<int>(reuseStates_.size()) == kMaxJointStates) return -1;
-        reuseStates_.push_back(r);
+        const auto states = static_cast<int>(reuseStatePool_.size() / static_cast<std::size_t>(g));
+        if (states == kMaxJointStates) return -1;
+        reuseStatePool_.insert(reuseStatePool_.end(), r.begin(), r.begin() + g);
         reuseIds_.add(h);
-        return static_cast<int>(reuseStates_.size()) - 1;
+        return states;
     }
 
     // Whether loop p's carries in context c are those of context c | bit, registered just before
@@ -1223,13 +1228,11 @@ private:
     // jointLinks(): the joint states met (per kind its reuse state and its last delta's id),
     // the steps' outcomes by (loop, context, into, joint state), and per outcome that uses links
     // the words each child forwards in it.
+    // (the states met are kept 2g values each in jointStatePool_: records sized for every kind
+    // took a kilobyte each, and a stage of a thousand states grew its table page by page)
     struct JointState {
         std::array<std::int16_t, 2 * kMaxSharingKinds> v{};
     };
-    static bool sameState(const JointState& a, const JointState& b, int g)
-    {
-        return std::equal(a.v.begin(), a.v.begin() + 2 * g, b.v.begin());
-    }
     JointState jointNextState_;  // jointLinks' scratch: the next joint state of a step
     struct StepOutcome {
         int next = 0;
@@ -1242,39 +1245,40 @@ private:
     // Counted once per distinct set (a joint sweep meets each three or four times over, in other
     // loops, contexts or reuse states), as are the words each child forwards in it.
     struct CountedStep {
-        JointState deltas;  // per kind: this step's delta id, then the previous one's
+        std::uint32_t deltasAt = 0;  // in countedDeltaPool_, 2g values: per kind this step's delta id, then the previous one's
         Vec back{};
         MeshLinks::StepFigures figures;
         int linkOutcome = -1;  // where links serve: its index in linkOutcomeSent_
     };
-    const CountedStep& countedStep(const JointState& js, const JointState& next, const Vec& back, int g, const MeshLinks& mesh,
+    const CountedStep& countedStep(const std::int16_t* js, const JointState& next, const Vec& back, int g, const MeshLinks& mesh,
                                    const std::vector<int>& slotOf, const std::array<const Delta*, kMaxSharingKinds>& now,
                                    std::array<const Delta*, kMaxSharingKinds>& before, bool& overflow)
     {
-        CountedStep& key = countedKey_;  // (its first 2g deltas set here, the rest never read)
-        key.back = Vec{};
-        key.figures = MeshLinks::StepFigures{};
-        key.linkOutcome = -1;
+        CountedStep key;
+        JointState& keyDeltas = countedKeyDeltas_;  // (its first 2g values set here, the rest never read)
         bool anyBefore = false;
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
-            key.deltas.v[2 * ux] = next.v[2 * ux + 1];
-            key.deltas.v[2 * ux + 1] = js.v[2 * ux + 1];
-            anyBefore = anyBefore || js.v[2 * ux + 1] != 0;
+            keyDeltas.v[2 * ux] = next.v[2 * ux + 1];
+            keyDeltas.v[2 * ux + 1] = js[2 * ux + 1];
+            anyBefore = anyBefore || js[2 * ux + 1] != 0;
         }
         if (anyBefore) key.back = back;  // (without previous deltas the move changes nothing)
-        const std::uint64_t hash = hashMore(hashMore(kHashSeed, key.deltas.v.begin(), key.deltas.v.begin() + 2 * g), key.back.begin(),
+        const std::uint64_t hash = hashMore(hashMore(kHashSeed, keyDeltas.v.begin(), keyDeltas.v.begin() + 2 * g), key.back.begin(),
                                             key.back.begin() + f_->nRanks);
         // (hashed: a joint sweep with many states may count thousands of steps)
         const int known = countedStepIds_.find(hash, [&](int id) {
             const CountedStep& k = countedSteps_[static_cast<std::size_t>(id)];
-            return sameState(k.deltas, key.deltas, g) && k.back == key.back;
+            return k.back == key.back &&
+                   std::equal(keyDeltas.v.begin(), keyDeltas.v.begin() + 2 * g, countedDeltaPool_.begin() + static_cast<std::ptrdiff_t>(k.deltasAt));
         });
         if (known >= 0) return countedSteps_[static_cast<std::size_t>(known)];
         countedStepIds_.add(hash);
+        key.deltasAt = static_cast<std::uint32_t>(countedDeltaPool_.size());
+        countedDeltaPool_.insert(countedDeltaPool_.end(), keyDeltas.v.begin(), keyDeltas.v.begin() + 2 * g);
         for (int x = 0; x < g; ++x) {
             const auto ux = static_cast<std::size_t>(x);
-            const int had = js.v[2 * ux + 1];
+            const int had = js[2 * ux + 1];
             before[ux] = had == 0 ? &kNoDelta : &linkDeltas_[static_cast<std::size_t>(had)];
         }
         key.figures = mesh.countStep(slotOf, now.data(), before.data(), back, stepSent_);
@@ -1287,18 +1291,19 @@ private:
         return countedSteps_.back();
     }
     static constexpr std::size_t kMaxLinkOutcomes = 64;  // steps counted that use links (a sweep per kSumsPerSweep)
-    std::vector<JointState> jointStates_;
+    std::vector<std::int16_t> jointStatePool_;  // the joint states met, 2g values each
     HashedIds jointStateIds_;
     // sharedOffsetWords(): the radix of its joint reuse states' numbers, or 0 where they are
     // numbered as met (beginJointReuse): then the states met and their numbers.
     int radix_ = 0;
-    std::vector<JointReuse> reuseStates_;
+    std::vector<std::int16_t> reuseStatePool_;
     HashedIds reuseIds_;
     // (numbered through HashedIds: a map's node per outcome, hundreds a stage, showed in the profile)
     std::vector<std::pair<std::uint64_t, StepOutcome>> outcomes_;
     HashedIds outcomeIds_;
     std::vector<CountedStep> countedSteps_;
-    CountedStep countedKey_;  // countedStep's scratch key
+    std::vector<std::int16_t> countedDeltaPool_;  // their delta ids
+    JointState countedKeyDeltas_;  // countedStep's scratch key
     HashedIds countedStepIds_;  // countedSteps_ by the hash of their keys
     std::vector<std::vector<std::int64_t>> linkOutcomeSent_;
     std::vector<std::int64_t> stepSent_;  // countStep's scratch
