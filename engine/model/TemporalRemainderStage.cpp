@@ -173,6 +173,14 @@ public:
             fixed_[p] = relevant_[p] & ~seenAbove;
             if (p < leafPos && bitOf_[f_->nest->loops[p].dim] >= 0) seenAbove |= 1u << bitOf_[f_->nest->loops[p].dim];
         }
+        // (dense layouts: a stage's sweeps and carries fill consecutive entries, not a page of
+        // their own per position or loop, which a thread's first stages faulted in one by one)
+        int sweepSlots = 0;
+        for (int p = 0; p <= leafPos; ++p)
+            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
+                sweepSlot_[static_cast<std::size_t>(p)][fixed_[p] | sub] = static_cast<std::uint16_t>(sweepSlots++);
+                if (sub == 0) break;
+            }
         carryStride_ = 0;
         for (int j = 0; j < f.k; ++j) {
             const int p = f.temporal[static_cast<std::size_t>(j)];
@@ -192,7 +200,7 @@ public:
         return StageDecline::None;
     }
 
-    // Pass 1, inside out, for one kind of instance and of child: the sweeps (info_) and, with
+    // Pass 1, inside out, for one kind of instance and of child: the sweeps (infoAt) and, with
     // `carries`, every carry's translation, added to the translation table, and the carries
     // written to `into` (which the passes after read as carries_); Capacity when it is full.
     StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries, CarryInfo* into)
@@ -212,7 +220,7 @@ public:
         const auto& steps = *f_->spec->stepVectors;
         for (std::uint32_t sub = free_[leafPos];; sub = (sub - 1) & free_[leafPos]) {
             const int c = static_cast<int>(fixed_[leafPos] | sub);
-            Sweep& s = info_[leafPos][c];
+            Sweep& s = infoAt(leafPos, c);
             s = Sweep{};
             s.first = s.last = shapeOf(c);
             s.seen = std::uint64_t{1} << s.first;
@@ -231,7 +239,7 @@ public:
                     if (sp.active) {  // the same sweep as below
                         sweeps_[p][c] = inner;
                     } else {  // idle throughout: the loops still move the base
-                        Sweep& s = info_[p][c];
+                        Sweep& s = infoAt(p, c);
                         s = *inner;
                         s.busy = false;
                         s.startsBusy = false;
@@ -251,7 +259,7 @@ public:
                     if (lastContext) break;
                     continue;
                 }
-                Sweep& s = info_[p][c];  // (s0 and s1 are further in: never this one)
+                Sweep& s = infoAt(p, c);  // (s0 and s1 are further in: never this one)
                 const std::int64_t before = trips - 1;  // iterations before the last
                 s.busy = s0.busy || s1.busy;
                 s.startsBusy = s0.startsBusy;
@@ -573,7 +581,7 @@ public:
     // (the pointer holds until the next call that finds a carry not yet described)
     const std::int16_t* kindsAlikeAt(int j, int c, int into, const KindSet& busyAfter, int g)
     {
-        KindsAlike& out = kindsAlike_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
+        KindsAlike& out = tables_->kindsAlike[carrySlot_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)] + static_cast<std::size_t>(into)];
         if (out.stamp == jointRun_) return alikePool_.data() + out.at;
         out.stamp = jointRun_;
         out.at = static_cast<std::uint32_t>(alikePool_.size());
@@ -907,10 +915,8 @@ public:
     void beginJoint()
     {
         if (++jointRun_ == 0) {  // stamps wrapped: forget every carry
-            for (auto& perContext : jointCarries_)
-                for (auto& both : perContext) both.fill(JointCarry{});
-            for (auto& perContext : kindsAlike_)
-                for (auto& both : perContext) both.fill(KindsAlike{});
+            tables_->jointCarries.fill(JointCarry{});
+            tables_->kindsAlike.fill(KindsAlike{});
             jointRun_ = 1;
         }
         kindDeltasPool_.clear();
@@ -978,7 +984,7 @@ public:
     }
     const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, const KindSet& busyBefore, const KindSet& busyAfter, int g)
     {
-        JointCarry& out = jointCarries_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)][static_cast<std::size_t>(into)];
+        JointCarry& out = tables_->jointCarries[carrySlot_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)] + static_cast<std::size_t>(into)];
         if (out.stamp == jointRun_) return out;
         // (the per-kind figures are written, and read, for the kinds busy after the carry only)
         out.stamp = jointRun_;
@@ -1164,23 +1170,25 @@ private:
     // a stage touches what its loops, contexts and kinds use; a stage writes an entry before it
     // reads it, but for the joint carries' stamps, which start at zero, below any run).
     struct Tables {
-        std::array<std::array<Sweep, kMaxContexts>, kMaxPositions> info;
+        std::array<Sweep, kMaxPositions * kMaxContexts> info;  // at sweepSlot_
         std::array<std::array<const Sweep*, kMaxContexts>, kMaxPositions> sweeps;
         std::array<CarryInfo, kMaxCarries> carries;  // the kind swept alone (figures())
         std::array<KindTrace, kMaxSharingKinds> traces;
         // Per trace slot, its kind's carries, carryStride_ entries a slot (the stage's carries
         // side by side: a stage touches the pages of the slots it fills, not 235 KB a slot).
         std::array<CarryInfo, kMaxSharingKinds * kMaxCarries> traceCarries;
-        std::array<std::array<std::array<JointCarry, 2>, kMaxContexts>, kMaxLoops> jointCarries;
-        std::array<std::array<std::array<KindsAlike, 2>, kMaxContexts>, kMaxLoops> kindsAlike;
+        std::array<JointCarry, kMaxCarries> jointCarries;  // at a carry's slot (carryOf), valid where stamp == jointRun_
+        std::array<KindsAlike, kMaxCarries> kindsAlike;    // likewise
         std::array<Delta, 2 * kMaxSharingKinds> jointDeltas;  // jointCarry's scratch (not made afresh per carry: they are large)
         std::array<Delta, kMaxSharingKinds> jointNow;          // jointLinks' deltas of a step
         std::array<Box, kMaxSharingKinds> firstTiles;          // sharedOffsetWords' first tiles
     };
     ZeroedTable<Tables> tables_{1};
-    // Per position and context its sweep: built in info_ where the loop changes it, else the
-    // one further in (sweeps_ points at it: a spatial loop or a loop of one trip copies nothing).
-    decltype(Tables::info)& info_ = tables_->info;
+    // Per position and context its sweep: built in the info table (at sweepSlot_) where the
+    // loop changes it, else the one further in (sweeps_ points at it: a spatial loop or a loop of
+    // one trip copies nothing).
+    std::array<std::array<std::uint16_t, kMaxContexts>, kMaxPositions> sweepSlot_{};
+    Sweep& infoAt(int p, int c) { return tables_->info[sweepSlot_[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)]]; }
     decltype(Tables::sweeps)& sweeps_ = tables_->sweeps;
     const Sweep& sweepAt(int p, int c) const { return *sweeps_[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)]; }
     // The carries of the kind sweepLoops swept last: tables_->carries, or its trace's in sweepKinds.
@@ -1201,8 +1209,6 @@ private:
         return carryOf(tables_->traceCarries.data() + slot * static_cast<std::size_t>(carryStride_), j, c, into);
     }
     decltype(Tables::traces)& traces_ = tables_->traces;
-    decltype(Tables::jointCarries)& jointCarries_ = tables_->jointCarries;  // valid where stamp == jointRun_
-    decltype(Tables::kindsAlike)& kindsAlike_ = tables_->kindsAlike;        // likewise
     std::uint32_t jointRun_ = 0;
     std::vector<JointCarry::KindDeltas> kindDeltasPool_;  // the joint carries' per-kind records (this run's)
     std::vector<std::int16_t> alikePool_;                 // the kinds-alike lists (this run's)
