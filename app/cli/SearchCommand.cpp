@@ -53,6 +53,23 @@ void warnIfEnergyRankedNothing(const std::vector<SearchMetric>& metrics, double 
            "--energy-model, or the project's energy_model) or search with --metric delay\n";
 }
 
+// Why no candidate was valid, where one cause took them all (or nearly).
+void explainNothingFound(const SearchResult& r, MapspaceKind kind, std::ostream& out)
+{
+    if (r.evaluated == 0) return;
+    if (r.overCapacity * 10 >= r.evaluated * 9) {
+        out << "  the tiles of " << r.overCapacity << " of the " << r.evaluated
+            << " candidates outgrew a level's capacity: larger buffers or fewer tensors kept";
+        if (kind == MapspaceKind::Ruby || kind == MapspaceKind::RubyT)
+            out << ", or (imperfect temporal factors make most uniform draws overflow on large layers) "
+                   "--mapspace ruby-s or pfm, or a larger --budget and --timeout";
+        out << "\n";
+    } else if (r.belowUtilization * 10 >= r.evaluated * 9) {
+        out << "  " << r.belowUtilization << " of the " << r.evaluated
+            << " candidates fit but were below the constraints' minimum utilization\n";
+    }
+}
+
 std::atomic<bool> gInterrupted{false};
 
 extern "C" void onInterrupt(int)
@@ -295,7 +312,8 @@ int runNetworkSearchCommand(const SearchCliOptions& opt, const Project& p, const
                 j.field("edp_J_s", ev.edp_J_s).field("energy_pJ", ev.energy_pJ).field("cycles", ev.cycles)
                     .field("utilization", ev.utilization);
             }
-            j.field("evaluated", l.result.evaluated).field("valid", l.result.valid).field("over_budget", l.result.overBudget);
+            j.field("evaluated", l.result.evaluated).field("valid", l.result.valid).field("over_budget", l.result.overBudget)
+                .field("over_capacity", l.result.overCapacity).field("below_utilization", l.result.belowUtilization);
             if (!mappingNames[i].empty()) j.field("mapping", mappingNames[i]);
             j.endObject();
         }
@@ -381,11 +399,14 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
     progress.finish();
 
     out << "Searched " << r.evaluated << " mappings (" << r.valid << " valid";
+    if (r.overCapacity > 0) out << ", " << r.overCapacity << " over a level's capacity";
+    if (r.belowUtilization > 0) out << ", " << r.belowUtilization << " below the minimum utilization";
     if (r.overBudget > 0) out << ", " << r.overBudget << " skipped: exact evaluation over budget";
     out << ") in " << r.seconds << " s" << (r.cancelled ? " (interrupted)" : "") << "; stopped by: " << stopReasonsText(r) << "\n";
     explainEarlyStop(r, so, out);
     if (!r.found) {
         out << "No valid mapping found.\n";
+        explainNothingFound(r, *kind, out);
         return kExitCheckFailed;
     }
     const Evaluation& ev = r.bestEvaluation;
@@ -425,6 +446,8 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
             .field("evaluated", r.evaluated)
             .field("valid", r.valid)
             .field("over_budget", r.overBudget)
+            .field("over_capacity", r.overCapacity)
+            .field("below_utilization", r.belowUtilization)
             .field("seconds", r.seconds)
             .field("interrupted", r.cancelled);
         j.key("curve").beginArray();

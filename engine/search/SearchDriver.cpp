@@ -40,6 +40,8 @@ struct Shared {
     std::atomic<std::int64_t> evaluated{0};
     std::atomic<std::int64_t> valid{0};
     std::atomic<std::int64_t> overBudget{0};
+    std::atomic<std::int64_t> overCapacity{0};
+    std::atomic<std::int64_t> belowUtilization{0};
     bool hasBest = false;
     std::vector<double> best;
     std::vector<SearchCurvePoint> curve;
@@ -89,12 +91,15 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
     // Shared counters are bumped in batches: one atomic add per candidate from every thread
     // would keep their cache line bouncing between cores.
     constexpr std::int64_t kFlushEvery = 64;
-    std::int64_t unflushedEvaluated = 0, unflushedValid = 0, unflushedOverBudget = 0;
+    std::int64_t unflushedEvaluated = 0, unflushedValid = 0, unflushedOverBudget = 0, unflushedOverCapacity = 0,
+                 unflushedBelowUtilization = 0;
     auto flush = [&] {
         sh.evaluated.fetch_add(unflushedEvaluated, std::memory_order_relaxed);
         sh.valid.fetch_add(unflushedValid, std::memory_order_relaxed);
         sh.overBudget.fetch_add(unflushedOverBudget, std::memory_order_relaxed);
-        unflushedEvaluated = unflushedValid = unflushedOverBudget = 0;
+        sh.overCapacity.fetch_add(unflushedOverCapacity, std::memory_order_relaxed);
+        sh.belowUtilization.fetch_add(unflushedBelowUtilization, std::memory_order_relaxed);
+        unflushedEvaluated = unflushedValid = unflushedOverBudget = unflushedOverCapacity = unflushedBelowUtilization = 0;
     };
     for (;;) {
         if (cancel && cancel->load(std::memory_order_relaxed)) { out.stopReason = "cancelled"; break; }
@@ -156,6 +161,9 @@ void searchThread(const Mapspace& space, const SearchOptions& opt, int id, const
             // Over-budget candidates are skipped like invalid ones (also by the timeout rule,
             // so a space where every candidate is over budget still ends), but counted apart.
             if (fits && ev.exactBudgetExceeded) ++unflushedOverBudget;
+            // Why, for the report (evaluate() rejected the candidates whose check was not sampled).
+            if (!fits || (!ev.valid && !ev.exactBudgetExceeded && space.exceedsCapacity(p))) ++unflushedOverCapacity;
+            else if (ev.valid) ++unflushedBelowUtilization;
             ++invalidStreak;
         }
         algo->report(ok, cost, improved);
@@ -242,6 +250,7 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
         pr.evaluated = sh.evaluated.load();
         pr.valid = sh.valid.load();
         pr.overBudget = sh.overBudget.load();
+        pr.overCapacity = sh.overCapacity.load();
         pr.hasBest = sh.hasBest;
         pr.best = sh.hasBest ? sh.best.front() : 0.0;
         pr.seconds = std::chrono::duration<double>(clock::now() - t0).count();
@@ -294,6 +303,8 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
     r.evaluated = sh.evaluated.load();
     r.valid = sh.valid.load();
     r.overBudget = sh.overBudget.load();
+    r.overCapacity = sh.overCapacity.load();
+    r.belowUtilization = sh.belowUtilization.load();
     r.cancelled = cancel && cancel->load();
     r.curve = sh.curve;
     r.seconds = std::chrono::duration<double>(clock::now() - t0).count();

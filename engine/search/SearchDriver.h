@@ -66,6 +66,7 @@ struct SearchProgress {
     std::int64_t evaluated = 0;
     std::int64_t valid = 0;
     std::int64_t overBudget = 0;  // skipped: their exact evaluation exceeds ModelOptions' budgets
+    std::int64_t overCapacity = 0;  // invalid: a level's tiles outgrow its capacity
     bool hasBest = false;
     double best = 0.0;           // first metric of the best so far
     double seconds = 0.0;
@@ -89,6 +90,10 @@ struct SearchResult {
     // Candidates skipped because their exact evaluation exceeds the model's budgets
     // (ModelOptions::exactMemoryBudgetMB / exactWorkBudget); counted as invalid by the search.
     std::int64_t overBudget = 0;
+    // Invalid candidates by cause: some level's tiles outgrow its capacity (Mapspace::exceedsCapacity,
+    // the model's own check), or the mapping is below the constraints' minimum utilization.
+    std::int64_t overCapacity = 0;
+    std::int64_t belowUtilization = 0;
     bool cancelled = false;
     std::vector<std::string> stopReasons;      // per thread
     std::vector<SearchCurvePoint> curve;       // best so far (exact order only with one thread)

@@ -109,6 +109,52 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(NestorError, parseSearchMetrics("speed"));
     }
 
+    // The invalid candidates by cause, on spaces where one cause takes every candidate by
+    // construction: PE buffers of 2 words that must keep all three tensors (every tile spans at
+    // least one word of each: 3 > 2), and a layer of one MAC on 12 PEs (utilization at most
+    // 1/12) under a minimum utilization of 0.5.
+    void invalidCandidatesByCause_data()
+    {
+        QTest::addColumn<QString>("algorithm");
+        QTest::addColumn<int>("threads");
+        for (const char* a : {"random", "annealing"})
+            for (int t : {1, 2}) QTest::newRow(qPrintable(QString("%1 x%2").arg(a).arg(t))) << QString(a) << t;
+    }
+    void invalidCandidatesByCause()
+    {
+        QFETCH(QString, algorithm);
+        QFETCH(int, threads);
+        SearchOptions o;
+        o.algorithm = algorithm.toStdString();
+        o.threads = threads;
+        o.evaluationBudget = 600;
+        o.timeout = 1 << 20;
+        MapspaceConstraints keepAll;
+        keepAll.addKeep("PE", {"Weights", "Inputs", "Outputs"});
+        const Mapspace tight(conv(16, 8, 12, 3), smallArray(4, 3, 2), MapspaceKind::Ruby, keepAll);
+        const SearchResult full = runSearch(tight, o);
+        QVERIFY(!full.found);
+        QCOMPARE(full.evaluated, std::int64_t(600));
+        QCOMPARE(full.overCapacity, full.evaluated);
+        QCOMPARE(full.belowUtilization, std::int64_t(0));
+
+        MapspaceConstraints busy;
+        busy.minUtilization = 0.5;
+        const Mapspace idle(conv(1, 1, 1, 1), smallArray(4, 3, 64), MapspaceKind::Ruby, busy);
+        const SearchResult low = runSearch(idle, o);
+        QVERIFY(!low.found);
+        QCOMPARE(low.valid, std::int64_t(0));
+        QCOMPARE(low.overCapacity, std::int64_t(0));
+        QCOMPARE(low.belowUtilization, low.evaluated);
+
+        // A space with some of each: the causes never exceed the invalid candidates.
+        const Mapspace mixed(conv(16, 8, 12, 3), smallArray(4, 3, 8), MapspaceKind::Ruby);
+        const SearchResult some = runSearch(mixed, o);
+        QVERIFY(some.overCapacity > 0);
+        QVERIFY(some.valid > 0);
+        QVERIFY(some.overCapacity + some.belowUtilization + some.valid <= some.evaluated);
+    }
+
     void sameSeedSameResult_data()
     {
         QTest::addColumn<QString>("algorithm");

@@ -5,6 +5,7 @@
 #include "SearchText.h"
 
 #include <QHeaderView>
+#include <QStringList>
 
 namespace nestor::app {
 
@@ -70,12 +71,16 @@ void SearchRunsTable::showRun(int index, const SearchRun& r)
     const SearchResult& res = r.outcome.result;
     set(ColEvaluated, count(res.evaluated));
     set(ColValid, count(res.valid));
+    QStringList invalid;  // why the others were not valid
+    if (res.overCapacity > 0) invalid << tr("%1 outgrew a level's capacity").arg(count(res.overCapacity));
+    if (res.belowUtilization > 0) invalid << tr("%1 below the minimum utilization").arg(count(res.belowUtilization));
     if (res.overBudget > 0)
-        item(index, ColValid)->setToolTip(tr("%1 candidates skipped: their exact evaluation exceeds the model's budget")
-                                              .arg(count(res.overBudget)));
+        invalid << tr("%1 skipped: their exact evaluation exceeds the model's budget").arg(count(res.overBudget));
+    if (!invalid.isEmpty()) item(index, ColValid)->setToolTip(tr("Of the candidates not valid: %1").arg(invalid.join(tr("; "))));
     set(ColStopped, r.outcome.failure.isEmpty() ? QString::fromStdString(stopReasonsText(res)) : r.outcome.failure);
     if (!res.found) {
-        set(ColMetric, tr("no valid mapping"));
+        set(ColMetric, res.evaluated > 0 && res.overCapacity == res.evaluated ? tr("no valid mapping: every candidate overflowed")
+                                                                              : tr("no valid mapping"));
         for (int c = ColEdp; c <= ColUtilization; ++c) set(c, QString());
         return;
     }
