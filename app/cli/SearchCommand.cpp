@@ -54,7 +54,7 @@ void warnIfEnergyRankedNothing(const std::vector<SearchMetric>& metrics, double 
 }
 
 // Why no candidate was valid, where one cause took them all (or nearly).
-void explainNothingFound(const SearchResult& r, MapspaceKind kind, std::ostream& out)
+void explainNothingFound(const SearchResult& r, MapspaceKind kind, const std::string& algorithm, std::ostream& out)
 {
     if (r.evaluated == 0) return;
     if (r.overCapacity * 10 >= r.evaluated * 9) {
@@ -62,7 +62,8 @@ void explainNothingFound(const SearchResult& r, MapspaceKind kind, std::ostream&
             << " candidates outgrew a level's capacity: larger buffers or fewer tensors kept";
         if (kind == MapspaceKind::Ruby || kind == MapspaceKind::RubyT)
             out << ", or (imperfect temporal factors make most uniform draws overflow on large layers) "
-                   "--mapspace ruby-s or pfm, or a larger --budget and --timeout";
+                << (algorithm != "annealing" ? "--algorithm annealing (it also starts from perfect factorizations), " : "")
+                << "--mapspace ruby-s or pfm, or a larger --budget and --timeout";
         out << "\n";
     } else if (r.belowUtilization * 10 >= r.evaluated * 9) {
         out << "  " << r.belowUtilization << " of the " << r.evaluated
@@ -406,7 +407,7 @@ int runSearchCommand(const SearchCliOptions& opt, std::ostream& out, std::ostrea
     explainEarlyStop(r, so, out);
     if (!r.found) {
         out << "No valid mapping found.\n";
-        explainNothingFound(r, *kind, out);
+        explainNothingFound(r, *kind, opt.algorithm, out);
         return kExitCheckFailed;
     }
     const Evaluation& ev = r.bestEvaluation;

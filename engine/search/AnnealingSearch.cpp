@@ -43,10 +43,24 @@ void AnnealingSearch::mutate(MapspacePoint& p)
     }
 }
 
+const Mapspace* AnnealingSearch::perfectStarts()
+{
+    if (perfectTried_) return perfect_.get();
+    perfectTried_ = true;
+    const Mapspace& s = *ctx_.space;
+    if (s.kind() == MapspaceKind::Pfm) return nullptr;
+    try {
+        perfect_ = std::make_unique<Mapspace>(s.workload(), s.architecture(), MapspaceKind::Pfm, s.constraints());
+    } catch (const NestorError&) {  // (no perfect factorization meets the constraints: uniform starts only)
+    }
+    return perfect_.get();
+}
+
 bool AnnealingSearch::next(MapspacePoint& p)
 {
     if (!haveCurrent_) {
-        proposed_ = ctx_.space->randomPoint(rng_);
+        const Mapspace* perfect = invalidStarts_ >= kUniformStarts && invalidStarts_ % 2 == 1 ? perfectStarts() : nullptr;
+        proposed_ = (perfect ? *perfect : *ctx_.space).randomPoint(rng_);
     } else {
         proposed_ = current_;
         mutate(proposed_);
@@ -57,7 +71,10 @@ bool AnnealingSearch::next(MapspacePoint& p)
 
 void AnnealingSearch::report(bool valid, double cost, bool)
 {
-    if (!valid) return;
+    if (!valid) {
+        if (!haveCurrent_) ++invalidStarts_;
+        return;
+    }
     if (!haveCurrent_) {
         haveCurrent_ = true;
         current_ = best_ = proposed_;

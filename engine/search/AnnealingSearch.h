@@ -5,9 +5,13 @@
 // log(first metric), so the temperature is a relative scale: a move that is 10% worse is
 // accepted with probability exp(-0.095 / T). The temperature decays geometrically from 0.5;
 // when it falls below 1e-3 the walk restarts from this thread's best point. It starts from
-// uniform random points until one is valid.
+// uniform random points until one is valid. In a mapspace of imperfect factors, where on a large
+// layer a uniform draw may almost never fit the buffers, every other start after the first
+// kUniformStarts invalid ones is drawn from the perfect factorizations of the same constraints
+// (PFM, a subset of every mapspace; its points are points of this one).
 #include "search/SearchAlgorithm.h"
 
+#include <memory>
 #include <random>
 
 namespace nestor {
@@ -18,8 +22,13 @@ public:
     bool next(MapspacePoint& p) override;
     void report(bool valid, double cost, bool improved) override;
 
+    static constexpr int kUniformStarts = 200;
+
 private:
     void mutate(MapspacePoint& p);
+    // The PFM mapspace of the same workload, architecture and constraints, built on first
+    // need; null when this space is PFM or that one cannot be built.
+    const Mapspace* perfectStarts();
     SearchContext ctx_;
     std::mt19937_64 rng_;
     bool haveCurrent_ = false;
@@ -27,6 +36,9 @@ private:
     double currentCost_ = 0, bestCost_ = 0;
     double temperature_ = 0.5;
     std::vector<int> movableDims_;
+    int invalidStarts_ = 0;
+    bool perfectTried_ = false;
+    std::unique_ptr<Mapspace> perfect_;
 };
 
 } // namespace nestor
