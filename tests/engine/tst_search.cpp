@@ -157,9 +157,9 @@ private slots:
     }
 
     // A large layer of prime dimensions on the Eyeriss-like design of examples/: a uniform draw of
-    // the Ruby and Ruby-T mapspaces almost never fits the scratchpads (none of 2,000 in a
-    // random search; the annealing search found no valid start before it drew starts from the
-    // perfect factorizations too), while PFM's draws fit often. Annealing finds mappings in
+    // the Ruby and Ruby-T mapspaces almost never fits the scratchpads (none of 1,500 in a
+    // random search, checked first; the annealing search found no valid start before it drew
+    // starts from the perfect factorizations too), while PFM's draws fit often. Annealing finds mappings in
     // every kind, each a member of its space (re-evaluated valid).
     void annealingStartsWhereUniformDrawsOverflow()
     {

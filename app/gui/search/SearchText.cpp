@@ -27,9 +27,9 @@ JobProgress searchJobProgress(const SearchOptions& o, const SearchProgress& p)
     JobProgress jp;
     if (o.evaluationBudget > 0) jp.fraction = std::min(1.0, double(p.evaluated) / double(o.evaluationBudget));
     else if (o.searchSize > 0) jp.fraction = std::min(1.0, double(p.valid) / double(o.searchSize));
-    const QString skipped = p.overBudget > 0
-                                ? QObject::tr(" (%1 over the exact-evaluation budget, skipped)").arg(count(p.overBudget))
-                                : QString();
+    QString skipped = p.overBudget > 0 ? QObject::tr(" (%1 over the exact-evaluation budget, skipped)").arg(count(p.overBudget))
+                                       : QString();
+    if (p.overCapacity > 0) skipped += QObject::tr(", %1 over a level's capacity").arg(count(p.overCapacity));
     const QString best = p.hasBest && !o.metrics.empty() ? searchMetricValueText(o.metrics.front(), p.best) : QStringLiteral("—");
     jp.message = QObject::tr("%1 evaluated, %2 valid%3, best %4, %5 s")
                      .arg(count(p.evaluated), count(p.valid), skipped, best)
