@@ -581,7 +581,7 @@ public:
     // (the pointer holds until the next call that finds a carry not yet described)
     const std::int16_t* kindsAlikeAt(int j, int c, int into, const KindSet& busyAfter, int g)
     {
-        KindsAlike& out = tables_->kindsAlike[carrySlot_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)] + static_cast<std::size_t>(into)];
+        KindsAlike& out = carryOf(tables_->kindsAlike.data(), j, c, into);
         if (out.stamp == jointRun_) return alikePool_.data() + out.at;
         out.stamp = jointRun_;
         out.at = static_cast<std::uint32_t>(alikePool_.size());
@@ -984,7 +984,7 @@ public:
     }
     const JointCarry& jointCarry(int j, int c, int into, int entry, int inner, const KindSet& busyBefore, const KindSet& busyAfter, int g)
     {
-        JointCarry& out = tables_->jointCarries[carrySlot_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)] + static_cast<std::size_t>(into)];
+        JointCarry& out = carryOf(tables_->jointCarries.data(), j, c, into);
         if (out.stamp == jointRun_) return out;
         // (the per-kind figures are written, and read, for the kinds busy after the carry only)
         out.stamp = jointRun_;
@@ -1197,7 +1197,7 @@ private:
     // carries; the entries a kind's carries take (prepare()).
     std::array<std::array<std::uint16_t, kMaxContexts>, kMaxLoops> carrySlot_{};
     int carryStride_ = 0;
-    template <class Info>  // CarryInfo, or const CarryInfo
+    template <class Info>  // a carry's entry in a table laid out as a kind's carries (CarryInfo, JointCarry, KindsAlike)
     Info& carryOf(Info* table, int j, int c, int into) const
     {
         return table[carrySlot_[static_cast<std::size_t>(j)][static_cast<std::size_t>(c)] + static_cast<std::size_t>(into)];
