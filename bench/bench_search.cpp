@@ -3,7 +3,7 @@
 // 14x12 array (128 KiB GLB, 12/192/16-word scratchpads, row-stationary constraints as in
 // tests/engine/tst_ruby_paper). After each run it prints which stage analysis took the stages
 // (the closed forms, or the walker and why); per layer and mapspace, the slowest of 2,000
-// single evaluations of random points (and past the thread's first 50, with the 99th percentile
+// single evaluations of random points (the first one, and past the thread's first 50, with the 99th percentile
 // and how many took over 1 ms), the pages they touched first (minor page faults: a thread's
 // tables are mapped zeroed and cost a fault at each page's first touch) and the process's peak memory.
 // Usage: bench_search [evaluations per run, default 20000] [algorithm] [mapspace] [layer] [threads]
@@ -78,9 +78,9 @@ MapspaceConstraints rowStationary(std::int64_t filterHeight)
 }
 
 // The slowest single evaluation among `samples` random points of the space (valid or not), the
-// same past the thread's first 50 evaluations (which allocate the forms' tables), the 99th
-// percentile and how many took over 1 ms; the minor page faults of all of them and of the slowest
-// past the first 50; and the process's peak resident memory so far.
+// first one, the slowest past the thread's first 50 evaluations (which allocate the forms' tables), the 99th
+// percentile and how many took over 1 ms; the minor page faults of all of them, of the first and
+// of the slowest past the first 50; and the process's peak resident memory so far.
 void worstEvaluation(const Mapspace& space, const char* layer, int samples)
 {
     constexpr int kWarmUp = 50;
@@ -91,7 +91,7 @@ void worstEvaluation(const Mapspace& space, const char* layer, int samples)
     ms.reserve(static_cast<std::size_t>(samples));
     double total = 0.0;
     int valid = 0;
-    long faults = 0, slowestFaults = 0;
+    long faults = 0, slowestFaults = 0, firstFaults = 0;
     double slowestSettled = -1.0;
     auto minorFaults = [] {
         rusage u{};
@@ -106,6 +106,7 @@ void worstEvaluation(const Mapspace& space, const char* layer, int samples)
         const double dt = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         const long touched = minorFaults() - faultsBefore;
         faults += touched;
+        if (i == 0) firstFaults = touched;
         if (i >= kWarmUp && dt > slowestSettled) {
             slowestSettled = dt;
             slowestFaults = touched;
@@ -122,9 +123,9 @@ void worstEvaluation(const Mapspace& space, const char* layer, int samples)
     const auto overOneMs = std::count_if(settled.begin(), settled.end(), [](double x) { return x > 1.0; });
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    std::printf("%-7s worst   %-7s: slowest of %d random evaluations (%d valid) %.3f ms, mean %.1f us; past the first %d: "
+    std::printf("%-7s worst   %-7s: slowest of %d random evaluations (%d valid) %.3f ms, mean %.1f us; the first %.3f ms (%ld pages touched first); past the first %d: "
                 "slowest %.3f ms (%ld pages touched first), p99 %.3f ms, %ld over 1 ms; %ld pages touched first in all; peak RSS so far %.1f MB\n",
-                layer, mapspaceKindName(space.kind()).c_str(), samples, valid, worst, total / samples * 1e3, kWarmUp,
+                layer, mapspaceKindName(space.kind()).c_str(), samples, valid, worst, total / samples * 1e3, ms.front(), firstFaults, kWarmUp,
                 settledWorst, slowestFaults, p99, static_cast<long>(overOneMs), faults, static_cast<double>(usage.ru_maxrss) / 1024.0);
 }
 

@@ -8,6 +8,7 @@
 #include "model/ReuseGeometry.h"
 #include "model/ReuseTransform.h"
 #include "model/SpatialCategory.h"
+#include "model/ZeroedTable.h"
 
 #include <algorithm>
 #include <bit>
@@ -313,7 +314,8 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
             std::int64_t newWords = 0;  // words of the next tile the previous one did not hold
         };
         // [loop][idle predicates in force before][previous shape][next shape], valid where stamp == analysis
-        thread_local std::vector<Move> moves(static_cast<std::size_t>(kMaxLoops) * kMaxContexts * kMaxContexts * kMaxContexts);
+        // (zeroed pages: a stage touches the rows of its loops, not the whole table)
+        thread_local ZeroedTable<Move> moves(static_cast<std::size_t>(kMaxLoops) * kMaxContexts * kMaxContexts * kMaxContexts);
         thread_local std::uint32_t analysis = 0;
         if (++analysis == 0) {
             for (Move& mv : moves) mv.stamp = 0;
@@ -460,14 +462,22 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
         std::optional<Figures> figures;
     };
     constexpr std::size_t kCachedKinds = 4096;  // direct-mapped: a collision only recomputes
-    thread_local std::vector<CachedFigures> cache(kCachedKinds);
+    // Per slot its entry's number in `cache` plus one (0: empty). Entries are made as slots fill:
+    // all 4096 made at once wrote 64 pages in a thread's first evaluation.
+    thread_local ZeroedTable<std::uint16_t> cacheIndex(kCachedKinds);
+    thread_local std::vector<CachedFigures> cache;
     auto figuresOf = [&](const Predicates& ik) -> std::optional<Figures> {
         const FiguresKey key = keyOf(ik);
         for (const auto& [k2, figures] : known)
             if (k2 == key) return figures;
         crossStageKey(ik);
         const std::uint64_t h = cacheKey.hash;
-        CachedFigures& slot = cache[h % kCachedKinds];
+        std::uint16_t& entry = cacheIndex[h % kCachedKinds];
+        if (entry == 0) {
+            cache.emplace_back();
+            entry = static_cast<std::uint16_t>(cache.size());
+        }
+        CachedFigures& slot = cache[entry - 1u];
         const auto keyEnd = cacheKey.v.begin() + static_cast<std::ptrdiff_t>(cacheKey.n);
         if (slot.hash != h || !std::equal(slot.key.begin(), slot.key.end(), cacheKey.v.begin(), keyEnd)) {
             slot.figures = kindFigures(ik, nullptr);

@@ -1223,10 +1223,10 @@ private:
     // Per kind of the joint count at hand, its trace slot.
     std::array<std::uint8_t, kMaxSharingKinds> traceSlot_{};
     const KindTrace& traceOf(int x) const { return traces_[traceSlot_[static_cast<std::size_t>(x)]]; }
-    std::array<const Delta*, kMaxSharingKinds> jointNowOf_, jointBeforeOf_;  // ... per kind, and of the step before
+    std::array<const Delta*, kMaxSharingKinds> jointNowOf_{}, jointBeforeOf_{};  // ... per kind, and of the step before
     static inline const Delta kNoDelta{};
     decltype(Tables::firstTiles)& firstTiles_ = tables_->firstTiles;
-    JointReuse jointFrom_, jointNext_;  // sharedOffsetWords' scratch: a step's joint reuse state, and the next
+    JointReuse jointFrom_{}, jointNext_{};  // sharedOffsetWords' scratch: a step's joint reuse state, and the next
     std::tuple<ReachableStates, ReachableStatesOf<LinkFigures>, ReachableStatesOf<SweepSums>> reachables_;
     // linkMatches(): the deltas met (relative to their step's position; 0 none).
     std::vector<Delta> linkDeltas_;
@@ -1465,8 +1465,11 @@ StageDecline analyzeTemporalRemainderStage(const StageFrame& f, StageResult& out
 {
     const NestLayout& nest = *f.nest;
     const StageSpec& spec = *f.spec;
-    // Once per thread, on the heap (its large tables in pages zeroed on first touch).
-    thread_local const std::unique_ptr<TemporalRemainderAnalysis> tables = std::make_unique<TemporalRemainderAnalysis>();
+    // Once per thread, on the heap (its large tables in pages zeroed on first touch). Default-
+    // initialised, not value-initialised: every member that needs a value has an initialiser, and
+    // zeroing the whole object (the translation table's 2047 moves) wrote 54 pages in a thread's
+    // first evaluation.
+    thread_local const std::unique_ptr<TemporalRemainderAnalysis> tables(new TemporalRemainderAnalysis);
     TemporalRemainderAnalysis& analysis = *tables;
     if (const StageDecline d = analysis.prepare(f); d != StageDecline::None) return d;
 
