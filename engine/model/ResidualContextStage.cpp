@@ -465,7 +465,11 @@ StageDecline analyzeResidualContextStage(const StageFrame& frame, StageResult& o
     // Per slot its entry's number in `cache` plus one (0: empty). Entries are made as slots fill:
     // all 4096 made at once wrote 64 pages in a thread's first evaluation.
     thread_local ZeroedTable<std::uint16_t> cacheIndex(kCachedKinds);
-    thread_local std::vector<CachedFigures> cache;
+    thread_local std::vector<CachedFigures> cache = [] {
+        std::vector<CachedFigures> v;
+        v.reserve(kCachedKinds);  // (never moved: growing it rewrote every entry made so far)
+        return v;
+    }();
     auto figuresOf = [&](const Predicates& ik) -> std::optional<Figures> {
         const FiguresKey key = keyOf(ik);
         for (const auto& [k2, figures] : known)
