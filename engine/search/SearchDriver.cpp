@@ -251,6 +251,7 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
         pr.valid = sh.valid.load();
         pr.overBudget = sh.overBudget.load();
         pr.overCapacity = sh.overCapacity.load();
+        pr.belowUtilization = sh.belowUtilization.load();
         pr.hasBest = sh.hasBest;
         pr.best = sh.hasBest ? sh.best.front() : 0.0;
         pr.seconds = std::chrono::duration<double>(clock::now() - t0).count();
@@ -265,9 +266,13 @@ SearchResult runSearch(const Mapspace& space, const SearchOptions& opt, SearchOb
     };
     std::exception_ptr observerError;  // the observer runs here; the threads must still be joined
     {
+        // Reported every 50 ms and once more after the last thread ended (every thread flushes its
+        // counts before it ends): the last report holds the final counts, even of a search that
+        // ended before the first report was due.
         std::unique_lock<std::mutex> lock(sh.mutex);
-        while (sh.running > 0) {
-            sh.done.wait_for(lock, std::chrono::milliseconds(50));
+        for (bool ended = false; !ended;) {
+            if (sh.running > 0) sh.done.wait_for(lock, std::chrono::milliseconds(50));
+            ended = sh.running == 0;
             if (observerError) continue;
             try {
                 report(lock);

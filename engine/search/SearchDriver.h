@@ -67,6 +67,7 @@ struct SearchProgress {
     std::int64_t valid = 0;
     std::int64_t overBudget = 0;  // skipped: their exact evaluation exceeds ModelOptions' budgets
     std::int64_t overCapacity = 0;  // invalid: a level's tiles outgrow its capacity
+    std::int64_t belowUtilization = 0;  // invalid: below the mapspace's minimum utilization
     bool hasBest = false;
     double best = 0.0;           // first metric of the best so far
     double seconds = 0.0;

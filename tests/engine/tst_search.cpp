@@ -133,20 +133,30 @@ private slots:
         MapspaceConstraints keepAll;
         keepAll.addKeep("PE", {"Weights", "Inputs", "Outputs"});
         const Mapspace tight(conv(16, 8, 12, 3), smallArray(4, 3, 2), MapspaceKind::Ruby, keepAll);
-        const SearchResult full = runSearch(tight, o);
+        // The last progress report carries the final counts (every thread flushes before it ends).
+        struct LastProgress : SearchObserver {
+            SearchProgress last;
+            void onProgress(const SearchProgress& p) override { last = p; }
+        };
+        LastProgress seen;
+        const SearchResult full = runSearch(tight, o, &seen);
         QVERIFY(!full.found);
         QCOMPARE(full.evaluated, std::int64_t(600));
         QCOMPARE(full.overCapacity, full.evaluated);
         QCOMPARE(full.belowUtilization, std::int64_t(0));
+        QCOMPARE(seen.last.overCapacity, full.overCapacity);
+        QCOMPARE(seen.last.belowUtilization, std::int64_t(0));
 
         MapspaceConstraints busy;
         busy.minUtilization = 0.5;
         const Mapspace idle(conv(1, 1, 1, 1), smallArray(4, 3, 64), MapspaceKind::Ruby, busy);
-        const SearchResult low = runSearch(idle, o);
+        const SearchResult low = runSearch(idle, o, &seen);
         QVERIFY(!low.found);
         QCOMPARE(low.valid, std::int64_t(0));
         QCOMPARE(low.overCapacity, std::int64_t(0));
         QCOMPARE(low.belowUtilization, low.evaluated);
+        QCOMPARE(seen.last.belowUtilization, low.evaluated);
+        QCOMPARE(seen.last.overCapacity, std::int64_t(0));
 
         // A space with some of each: the causes never exceed the invalid candidates.
         const Mapspace mixed(conv(16, 8, 12, 3), smallArray(4, 3, 8), MapspaceKind::Ruby);

@@ -30,6 +30,7 @@ JobProgress searchJobProgress(const SearchOptions& o, const SearchProgress& p)
     QString skipped = p.overBudget > 0 ? QObject::tr(" (%1 over the exact-evaluation budget, skipped)").arg(count(p.overBudget))
                                        : QString();
     if (p.overCapacity > 0) skipped += QObject::tr(", %1 over a level's capacity").arg(count(p.overCapacity));
+    if (p.belowUtilization > 0) skipped += QObject::tr(", %1 below the minimum utilization").arg(count(p.belowUtilization));
     const QString best = p.hasBest && !o.metrics.empty() ? searchMetricValueText(o.metrics.front(), p.best) : QStringLiteral("—");
     jp.message = QObject::tr("%1 evaluated, %2 valid%3, best %4, %5 s")
                      .arg(count(p.evaluated), count(p.valid), skipped, best)
