@@ -84,7 +84,9 @@ public:
     void start(std::function<Result(RunningJob&)> work, std::function<void(Result)> done);
 
     void cancel();                      // the latest run stops at its next poll
-    void discard();                     // the latest run's results are dropped (it is cancelled too)
+    // The latest run's results are dropped (it is cancelled too) and no finished() follows for
+    // it: the caller resets what it showed for the run (its callers clear their views anyway).
+    void discard();
     bool isRunning() const { return current_ != nullptr; }
     bool cancelRequested() const { return current_ && current_->cancelRequested(); }
     int dockJob() const { return dockJob_; }   // the latest run's row in the dock, 0 = none
