@@ -98,7 +98,10 @@ int runEval(const EvalOptions& opt, std::ostream& out, std::ostream& err)
         return kExitInput;
     }
     if (p.mappings.empty()) {
-        err << opt.project << ": the project has no mappings to evaluate\n";
+        err << Diagnostic{"project.mappings", "the project has no mappings to evaluate (write one under `mappings:`, or find one with `nestor-cli search`)",
+                          SourceLocation{opt.project, 0, 0}}
+                   .toString()
+            << "\n";
         return kExitInput;
     }
     const ProjectMapping* pm = p.selectMapping(opt.mapping);
