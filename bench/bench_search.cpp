@@ -13,9 +13,9 @@
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
 #include "model/StageAnalysis.h"
+#include "model/ZeroedTable.h"
 #include "search/SearchDriver.h"
 
-#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -138,13 +138,11 @@ double firstTouchMicroseconds()
     constexpr std::size_t kPages = 1024, kPage = 4096;
     std::vector<double> rounds;
     for (int round = 0; round < 5; ++round) {
-        void* p = mmap(nullptr, kPages * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return 0.0;
-        auto* bytes = static_cast<volatile char*>(p);
+        model::ZeroedTable<char> fresh(kPages * kPage);  // anonymous pages, none touched yet
+        volatile char* bytes = fresh.begin();
         const auto t0 = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < kPages; ++i) bytes[i * kPage] = 1;
         rounds.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / kPages);
-        munmap(p, kPages * kPage);
     }
     std::sort(rounds.begin(), rounds.end());
     return rounds[rounds.size() / 2];
