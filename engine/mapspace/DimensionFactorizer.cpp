@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 namespace nestor {
@@ -35,6 +36,7 @@ std::size_t DimensionFactorizer::Table::bytes() const
     for (std::size_t s = 0; s < states.size(); ++s)
         b += states[s].capacity() * sizeof(std::int64_t) + prefix[s].capacity() * sizeof(long double);
     for (const auto& e : exactPrefix) b += e.capacity() * sizeof(std::uint64_t);
+    b += runsAt.capacity() * sizeof(std::uint32_t) + slotRunsAt.capacity() * sizeof(std::uint32_t) + runs.capacity() * sizeof(BoundRun);
     return b;
 }
 
@@ -137,11 +139,133 @@ DimensionFactorizer::Table DimensionFactorizer::table(const std::vector<std::int
     return t;
 }
 
+bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>& u, const Table* sameSuffix) const
+{
+    dropBoundIndex(t);
+    if (t.exactPrefix.empty()) return false;
+    const std::int64_t D = size_;
+    const int S = numSlots();
+    std::size_t counts = 0;
+    for (int s = 0; s < S; ++s) counts += t.states[s].size() + 1;
+    if (counts >= kScannedCount) return false;  // (run indices are 31-bit)
+    t.slotRunsAt.reserve(static_cast<std::size_t>(S));
+    t.runsAt.reserve(counts);
+    for (int s = 0; s < S; ++s) {
+        const std::vector<std::int64_t>& next = t.states[s + 1];
+        const std::vector<std::uint64_t>& prefix = t.exactPrefix[s + 1];
+        auto before = [&](std::size_t i) { return i == 0 ? std::uint64_t{0} : prefix[i - 1]; };
+        std::int64_t lo, hi;
+        range(s, u, lo, hi);
+        t.slotRunsAt.push_back(static_cast<std::uint32_t>(t.runsAt.size()));
+        if (sameSuffix && s >= tupleFreeFrom_ && !sameSuffix->runsAt.empty()) {  // the same rows, the same runs
+            const std::size_t at = sameSuffix->slotRunsAt[static_cast<std::size_t>(s)];
+            const std::uint32_t from = sameSuffix->runsAt[at] & ~kScannedCount;
+            const std::uint32_t shift = static_cast<std::uint32_t>(t.runs.size());
+            for (std::size_t i = at; i <= at + t.states[s].size(); ++i) {
+                const std::uint32_t e = sameSuffix->runsAt[i];
+                t.runsAt.push_back(((e & ~kScannedCount) - from + shift) | (e & kScannedCount));
+            }
+            const std::uint32_t to = t.runsAt.back() & ~kScannedCount;
+            t.runs.insert(t.runs.end(), sameSuffix->runs.begin() + from, sameSuffix->runs.begin() + (to - shift + from));
+            t.runsAt.pop_back();  // (the next slot's first entry, pushed below as this slot's end)
+            t.runsAt.push_back(static_cast<std::uint32_t>(t.runs.size()));
+            continue;
+        }
+        for (const std::int64_t N : t.states[s]) {
+            const std::size_t begin = t.runs.size();
+            t.runsAt.push_back(static_cast<std::uint32_t>(begin));
+            std::uint64_t sum = 0;
+            auto add = [&](std::int64_t P, std::size_t from, std::size_t to) {
+                const std::uint64_t w = before(to) - before(from);
+                if (w == 0) return;  // (decoding skips zero weights)
+                t.runs.push_back({P, sum += w, static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(to)});
+            };
+            if (lo > hi) continue;
+            // More than kMaxRunsPerCount candidates (bounds, or states a perfect slot checks): scanned.
+            bool scanned = false;
+            if (N == 1) {  // canonical, P = R = n: the states in [lo, hi], found on the sums alone
+                add(0, t.firstAbove(s + 1, lo - 1), t.firstAbove(s + 1, hi));
+            } else if (!slots_[s].imperfect) {
+                const std::int64_t top = std::min(hi, D / N);
+                std::size_t i = t.firstAbove(s + 1, N * lo - 1), checked = 0;
+                for (; lo <= top && i < next.size() && next[i] <= N * top && !scanned; ++i, ++checked) {
+                    if (next[i] % N == 0) add(next[i] / N, i, i + 1);
+                    scanned = checked >= kMaxRunsPerCount;
+                }
+            } else {  // bound P takes the states in ((N-1) P, min(N P, D)]
+                const std::int64_t pmax = std::min(hi, (D - 1) / (N - 1));
+                scanned = pmax - lo >= static_cast<std::int64_t>(kMaxRunsPerCount);
+                // (both ends rise with P; searched, not stepped: a window can hold most states)
+                auto above = [&](std::size_t from, std::int64_t n) {
+                    return static_cast<std::size_t>(std::upper_bound(next.begin() + static_cast<std::ptrdiff_t>(from), next.end(), n) - next.begin());
+                };
+                for (std::int64_t P = lo, from = 0, to = 0; P <= pmax && !scanned; ++P) {
+                    from = static_cast<std::int64_t>(above(static_cast<std::size_t>(from), (N - 1) * P));
+                    to = static_cast<std::int64_t>(above(static_cast<std::size_t>(std::max(from, to)), std::min(N * P, D)));
+                    add(P, static_cast<std::size_t>(from), static_cast<std::size_t>(to));
+                }
+            }
+            if (scanned) {
+                t.runs.resize(begin);
+                t.runsAt.back() |= kScannedCount;
+            }
+        }
+        t.runsAt.push_back(static_cast<std::uint32_t>(t.runs.size()));
+    }
+    t.runs.shrink_to_fit();
+    return true;
+}
+
+void DimensionFactorizer::dropBoundIndex(Table& t)
+{
+    t.runsAt = {};
+    t.slotRunsAt = {};
+    t.runs = {};
+}
+
+void DimensionFactorizer::decodeIndexed(const Table& t, const std::vector<std::int64_t>& u, std::uint64_t x, LoopFactor* out,
+                                        int stride) const
+{
+    std::int64_t N = 1;
+    std::size_t at = 0;  // N's index in t.states[s] (a positive count starts from N = 1, the first)
+    for (int s = 0; s < numSlots(); ++s) {
+        const std::vector<std::uint64_t>& prefix = t.exactPrefix[s + 1];
+        const std::vector<std::int64_t>& next = t.states[s + 1];
+        const std::uint32_t* runsAt = t.runsAt.data() + t.slotRunsAt[s] + at;
+        const std::uint32_t begin = runsAt[0];
+        if (begin & kScannedCount) {
+            const SlotPick pick = decodeSlot(t, t.exactPrefix, u, s, N, x);
+            out[s * stride] = LoopFactor{pick.bound, pick.residual};
+            N = pick.next;
+            at = static_cast<std::size_t>(std::lower_bound(next.begin(), next.end(), N) - next.begin());
+            continue;
+        }
+        const auto first = t.runs.begin() + begin, last = t.runs.begin() + (runsAt[1] & ~kScannedCount);
+        if (first == last) {  // unreachable for a positive count
+            out[s * stride] = LoopFactor{1, 1};
+            continue;
+        }
+        // The bound: the first run whose weights so far pass x; then its state by the sums.
+        auto run = std::upper_bound(first, last, x, [](std::uint64_t v, const Table::BoundRun& r) { return v < r.upTo; });
+        if (run == last) --run;  // (x is below the weight of N: unreachable)
+        x -= run == first ? 0 : (run - 1)->upTo;
+        const std::uint64_t base = run->from == 0 ? 0 : prefix[run->from - 1];
+        auto i = static_cast<std::size_t>(std::upper_bound(prefix.begin() + run->from, prefix.begin() + run->to, x + base) - prefix.begin());
+        if (i >= run->to) i = run->to - 1;
+        x = x + base - (i == 0 ? 0 : prefix[i - 1]);
+        const std::int64_t n = next[i];
+        const std::int64_t P = run->bound == 0 ? n : run->bound;  // (0: the canonical N = 1 run)
+        out[s * stride] = LoopFactor{P, n - (N - 1) * P};
+        N = n;
+        at = i;
+    }
+}
+
 void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>& u, long double x, LoopFactor* out,
                                  int stride) const
 {
     if (!t.exactPrefix.empty() && x >= 0.0L)  // x < count() < 2^63: an integer it holds exactly
-        decodeWith<std::uint64_t>(t, t.exactPrefix, u, static_cast<std::uint64_t>(x), out, stride);
+        decode(t, u, static_cast<std::uint64_t>(x), out, stride);
     else
         decodeWith<long double>(t, t.prefix, u, x, out, stride);
 }
@@ -149,7 +273,9 @@ void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>
 void DimensionFactorizer::decode(const Table& t, const std::vector<std::int64_t>& u, std::uint64_t x, LoopFactor* out,
                                  int stride) const
 {
-    if (!t.exactPrefix.empty())
+    if (!t.runsAt.empty())
+        decodeIndexed(t, u, x, out, stride);
+    else if (!t.exactPrefix.empty())
         decodeWith<std::uint64_t>(t, t.exactPrefix, u, x, out, stride);
     else
         decodeWith<long double>(t, t.prefix, u, static_cast<long double>(x), out, stride);
@@ -159,11 +285,22 @@ template <class Count>
 void DimensionFactorizer::decodeWith(const Table& t, const std::vector<std::vector<Count>>& prefix, const std::vector<std::int64_t>& u,
                                      Count x, LoopFactor* out, int stride) const
 {
-    const Count zero{0};
-    auto weight = [&](int s, std::size_t i) { return prefix[s][i] - (i ? prefix[s][i - 1] : zero); };
-    const std::int64_t D = size_;
     std::int64_t N = 1;
     for (int s = 0; s < numSlots(); ++s) {
+        const SlotPick pick = decodeSlot(t, prefix, u, s, N, x);
+        out[s * stride] = LoopFactor{pick.bound, pick.residual};
+        N = pick.next;
+    }
+}
+
+template <class Count>
+DimensionFactorizer::SlotPick DimensionFactorizer::decodeSlot(const Table& t, const std::vector<std::vector<Count>>& prefix,
+                                                              const std::vector<std::int64_t>& u, int s, std::int64_t N, Count& x) const
+{
+    const Count zero{0};
+    auto weight = [&](int slot, std::size_t i) { return prefix[slot][i] - (i ? prefix[slot][i - 1] : zero); };
+    const std::int64_t D = size_;
+    {
         const int ns = s + 1;
         const std::vector<std::int64_t>& next = t.states[ns];
         std::int64_t lo, hi;
@@ -256,8 +393,7 @@ void DimensionFactorizer::decodeWith(const Table& t, const std::vector<std::vect
             }
         }
         if (bestP < 0) bestP = bestR = 1, bestN = N;  // unreachable for a positive count
-        out[s * stride] = LoopFactor{bestP, bestR};
-        N = bestN;
+        return {bestP, bestR, bestN};
     }
 }
 

@@ -42,6 +42,21 @@ public:
         // The same sums as integers, when every one is below 2^63 (empty otherwise): decoding
         // then runs in integer arithmetic, exact and several times faster than in long double.
         std::vector<std::vector<std::uint64_t>> exactPrefix;
+        // Per slot s and tile count N = states[s][i], its bound candidates P with a weight, in
+        // the order decoding scans them: runs[a] up to runs[b] for a = runsAt[slotRunsAt[s] + i]
+        // and b the entry after it (N = 1: one run of bound 0 over the states P = R = n may reach). Built by indexBounds()
+        // on exactPrefix (empty where it was not built): an index then finds its bound and
+        // residual by two binary searches instead of a scan over the bounds. A count N with
+        // more than kMaxRunsPerCount candidates has kScannedCount set in runsAt and no runs: it
+        // is scanned.
+        struct BoundRun {
+            std::int64_t bound = 0;
+            std::uint64_t upTo = 0;     // the weights of N's runs before it and its own
+            std::uint32_t from = 0, to = 0;  // its states: states[s + 1][from, to)
+        };
+        std::vector<std::uint32_t> runsAt;      // per slot, its counts' first runs and the end of its runs
+        std::vector<std::uint32_t> slotRunsAt;  // per slot, where its entries start in runsAt
+        std::vector<BoundRun> runs;
         long double count() const { return upTo(0, 1); }
         long double weight(int s, std::size_t i) const { return prefix[s][i] - (i ? prefix[s][i - 1] : 0.0L); }
         long double upTo(int s, std::int64_t n) const;  // sum of the completions of the states <= n
@@ -59,6 +74,15 @@ public:
     // tuple) their rows are copied from it, not recomputed.
     Table table(const std::vector<std::int64_t>& spatialTuple, MapspaceBuildGuard* guard = nullptr,
                 const Table* sameSuffix = nullptr) const;
+    // Builds t's bound index (Table::runs) when t decodes in integers; false (and no index)
+    // otherwise. At most kMaxRunsPerCount runs per tile count: the index stays within a small
+    // multiple of the table's own size.
+    static constexpr std::size_t kMaxRunsPerCount = 64;
+    static constexpr std::uint32_t kScannedCount = std::uint32_t{1} << 31;
+    // `sameSuffix`: an indexed table of another tuple, whose runs of the slots no spatial bound
+    // changes are copied.
+    bool indexBounds(Table& t, const std::vector<std::int64_t>& spatialTuple, const Table* sameSuffix = nullptr) const;
+    static void dropBoundIndex(Table& t);
     // Writes (bound, residual) of every slot to out[slot * stride] for index x in [0, count).
     void decode(const Table& t, const std::vector<std::int64_t>& spatialTuple, long double x, LoopFactor* out,
                 int stride) const;
@@ -71,6 +95,17 @@ private:
     template <class Count>
     void decodeWith(const Table& t, const std::vector<std::vector<Count>>& prefix, const std::vector<std::int64_t>& spatialTuple,
                     Count x, LoopFactor* out, int stride) const;
+    // decode() through the bound index.
+    void decodeIndexed(const Table& t, const std::vector<std::int64_t>& spatialTuple, std::uint64_t x, LoopFactor* out,
+                       int stride) const;
+    // One slot of decodeWith from N tiles: its bound, residual and the tiles after it (x: the
+    // index left, reduced to the one within the pick).
+    struct SlotPick {
+        std::int64_t bound = 1, residual = 1, next = 1;
+    };
+    template <class Count>
+    SlotPick decodeSlot(const Table& t, const std::vector<std::vector<Count>>& prefix, const std::vector<std::int64_t>& spatialTuple,
+                        int s, std::int64_t N, Count& x) const;
     void range(int s, const std::vector<std::int64_t>& u, std::int64_t& lo, std::int64_t& hi) const;
     std::int64_t size_ = 1;
     std::vector<FactorSlotSpec> slots_;

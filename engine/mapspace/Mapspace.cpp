@@ -163,6 +163,7 @@ void Mapspace::buildDimension(int dim, MapspaceBuildGuard& guard)
         }
         if (ok) {
             DimensionFactorizer::Table t = ds.factorizer.table(u, &guard, suffix ? &*suffix : nullptr);
+            ds.factorizer.indexBounds(t, u, suffix ? &*suffix : nullptr);
             if (!suffix) suffix = t;
             const long double n = t.count();
             if (n > 0.0L) {
@@ -179,10 +180,18 @@ void Mapspace::buildDimension(int dim, MapspaceBuildGuard& guard)
         if (j == u.size()) break;
         guard.step();
     }
-    long double bytes = 0;
-    for (const auto& d : dims_)
-        for (const auto& t : d.tables) bytes += static_cast<long double>(t.bytes());
-    if (bytes > kTableMemoryBudgetBytes) ds.tables.clear();  // recomputed on demand
+    auto tableBytes = [&] {
+        long double bytes = 0;
+        for (const auto& d : dims_)
+            for (const auto& t : d.tables) bytes += static_cast<long double>(t.bytes());
+        return bytes;
+    };
+    if (tableBytes() <= kTableMemoryBudgetBytes) return;
+    // Over the budget: first without the bound indexes (decoding then scans), then without the
+    // tables of this dimension (recomputed on demand).
+    for (auto& d : dims_)
+        for (auto& t : d.tables) DimensionFactorizer::dropBoundIndex(t);
+    if (tableBytes() > kTableMemoryBudgetBytes) ds.tables.clear();
 }
 
 // Names the dimension whose constraints leave nothing, with those constraints (they have no

@@ -554,7 +554,8 @@ private slots:
     // N = ceil(D / P1) >= 2 with one residual. Every index decodes to a distinct valid nest.
     // Decoding in integers (tables whose sums stay below 2^63) and in long double (the others)
     // maps every index to the same factors: perfect and imperfect slots, narrow and wide bound
-    // ranges (the linear scan and the sweep), a slot fixed by a spatial tuple.
+    // ranges (the linear scan and the sweep), a slot fixed by a spatial tuple. So does decoding
+    // through the bound index (two binary searches a slot), against both scans.
     void integerAndLongDoubleDecodesAgree()
     {
         const std::vector<std::pair<std::int64_t, std::vector<FactorSlotSpec>>> cases = {
@@ -570,18 +571,33 @@ private slots:
             QVERIFY(!exact.exactPrefix.empty());
             DimensionFactorizer::Table real = exact;
             real.exactPrefix.clear();
+            DimensionFactorizer::Table indexed = exact;
+            QVERIFY(f.indexBounds(indexed, tuple));
+            QVERIFY(!f.indexBounds(real, tuple));  // (no index without integer sums)
             const int n = f.numSlots();
-            std::vector<LoopFactor> a(n), b(n);
+            std::vector<LoopFactor> a(n), b(n), c(n);
             QVERIFY(exact.count() > 10);
             for (long double x = 0; x < exact.count(); x += 1) {
                 f.decode(exact, tuple, x, a.data(), 1);
                 f.decode(real, tuple, x, b.data(), 1);
+                f.decode(indexed, tuple, static_cast<std::uint64_t>(x), c.data(), 1);
                 for (int s = 0; s < n; ++s) {
                     QCOMPARE(a[s].bound, b[s].bound);
                     QCOMPARE(a[s].residual, b[s].residual);
+                    QCOMPARE(c[s].bound, b[s].bound);
+                    QCOMPARE(c[s].residual, b[s].residual);
                 }
             }
         }
+        // Tile counts with more than kMaxRunsPerCount bounds are scanned (the cases above with
+        // wide ranges decode through such counts): the index stays small.
+        const std::int64_t D = 1000000;
+        const DimensionFactorizer wide(D, {FactorSlotSpec{true, -1, 1, D}, FactorSlotSpec{true, -1, 1, D}});
+        DimensionFactorizer::Table t = wide.table({});
+        QVERIFY(wide.indexBounds(t, {}));
+        const auto scanned = std::count_if(t.runsAt.begin(), t.runsAt.end(), [](std::uint32_t at) { return (at & DimensionFactorizer::kScannedCount) != 0; });
+        QVERIFY(scanned > 0);
+        QVERIFY(t.runs.size() <= DimensionFactorizer::kMaxRunsPerCount * (t.states[0].size() + t.states[1].size()));
     }
 
     void wideImperfectRangesDecodeOneToOne()
