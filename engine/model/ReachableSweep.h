@@ -49,7 +49,7 @@ struct FigureSums {
 template <class Cost = std::int64_t>
 class ReachableStatesOf {
 public:
-    // Positions below 128, contexts below 64, states below 2048.
+    // Positions below 128, contexts below 256, states below 2048.
     static constexpr int kMaxStates = 2048;
 
     // A new analysis: forgets every sweep followed.
@@ -146,7 +146,7 @@ private:
     };
     std::uint64_t tagOf(int position, int context, int state) const
     {
-        return std::uint64_t{run_} << 32 | static_cast<std::uint64_t>(position) << 17 | static_cast<std::uint64_t>(context) << 11 |
+        return std::uint64_t{run_} << 32 | static_cast<std::uint64_t>(position) << 19 | static_cast<std::uint64_t>(context) << 11 |
                static_cast<std::uint64_t>(state);
     }
     static std::size_t slotOf(std::uint64_t tag)

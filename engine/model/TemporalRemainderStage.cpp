@@ -24,7 +24,9 @@ namespace {
 
 using walker::Cat;
 
-constexpr int kMaxBits = 6;  // context dimensions
+// Context dimensions: a convolution's seven (a batch N > 1 with remainders on every dimension,
+// which took the walker with room for six: 0.1-0.25 s an evaluation) and one more (groups).
+constexpr int kMaxBits = 8;
 constexpr int kMaxContexts = 1 << kMaxBits;
 constexpr int kMaxShapeDims = 6;  // (Ruby's remainders below the children reach six of a convolution's dimensions)
 constexpr int kMaxShapes = 1 << kMaxShapeDims;
@@ -55,8 +57,9 @@ constexpr int kMaxTranslations = ReachableStates::kMaxStates - 1;
 // Inputs on a fanout of M and Q reach, walk for 50 ms; kinds that idle apart reach few of their
 // combinations).
 constexpr int kMaxSharingKinds = 256;
-// A set of kinds of child (a bit per kind).
-class KindSet {
+// A set of small numbers below n (kinds of child, contexts): a bit each.
+template <int n>
+class BitSet {
 public:
     void add(int x) { w_[static_cast<std::size_t>(x >> 6)] |= std::uint64_t{1} << (x & 63); }
     bool has(int x) const { return (w_[static_cast<std::size_t>(x >> 6)] >> (x & 63)) & 1u; }
@@ -75,12 +78,19 @@ public:
         }
         return false;
     }
-    bool operator==(const KindSet&) const = default;
+    bool operator==(const BitSet&) const = default;
+    const std::uint64_t* begin() const { return w_.data(); }
+    const std::uint64_t* end() const { return w_.data() + w_.size(); }
 
 private:
-    std::array<std::uint64_t, kMaxSharingKinds / 64> w_{};
+    std::array<std::uint64_t, (n + 63) / 64> w_{};
 };
+using KindSet = BitSet<kMaxSharingKinds>;
+using ContextSet = BitSet<kMaxContexts>;
 constexpr int kMaxJointStates = ReachableStates::kMaxStates;
+// The joint counts' kinds' carries side by side (a stage's carries per kind, carryStride_, times
+// its kinds): room for 256 kinds of stages with six context bits, about 60 MB of address space.
+constexpr std::size_t kTraceCarries = std::size_t{kMaxSharingKinds} * kMaxLoops * 64 * 2;
 static_assert(kMaxTranslations + 1 <= ReachableStates::kMaxStates);
 // Per kind of child, its reuse state: the joint state of kinds sharing an offset.
 using JointReuse = std::array<std::int16_t, kMaxSharingKinds>;
@@ -115,8 +125,8 @@ bool perChildKind(const StageFrame& f)
 // reaches it: bit c of `busy` when the kind works there, bit c of residual[i] when its tile is
 // then residual in shape dimension i. Kinds alike here are alike in every step.
 struct ChildBehaviour {
-    std::uint64_t busy = 0;
-    std::array<std::uint64_t, kMaxShapeDims> residual{};
+    ContextSet busy;
+    std::array<ContextSet, kMaxShapeDims> residual{};
     bool operator==(const ChildBehaviour&) const = default;
 };
 
@@ -428,6 +438,7 @@ public:
                     bool traces)
     {
         if (g > kMaxSharingKinds) return false;
+        if (traces && static_cast<std::size_t>(g) * static_cast<std::size_t>(carryStride_) > kTraceCarries) return false;
         const int top = static_cast<int>(fixed_[0]);
         tt_.clear();
         if (figs) figs->resize(static_cast<std::size_t>(g));
@@ -715,10 +726,11 @@ public:
     }
 
     // What a spatial loop above the children does to an instance of category `cat`: per
-    // (canonical) context there, the context below it, or 0xff where the instance idles. The
+    // (canonical) context there, the context below it, or kIdle where the instance idles. The
     // analysis reads an instance's categories only so (spatialEffect, in contexts among these),
     // so kinds of equal effects on every loop have equal figures.
-    using LoopEffect = std::array<std::uint8_t, kMaxContexts>;
+    using LoopEffect = std::array<std::uint16_t, kMaxContexts>;
+    static constexpr std::uint16_t kIdle = 0xffff;
     LoopEffect loopEffect(int p, Cat cat) const
     {
         const NestLoop& l = f_->nest->loops[static_cast<std::size_t>(p)];
@@ -726,7 +738,7 @@ public:
         for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
             const int c = static_cast<int>(fixed_[p] | sub);
             const Spatial sp = spatialEffect(cat, bitOf_[l.dim], c);
-            out[static_cast<std::size_t>(c)] = sp.active ? static_cast<std::uint8_t>(canon(p + 1, sp.inner)) : std::uint8_t{0xff};
+            out[static_cast<std::size_t>(c)] = sp.active ? static_cast<std::uint16_t>(canon(p + 1, sp.inner)) : kIdle;
             if (sub == 0) break;
         }
         return out;
@@ -770,26 +782,26 @@ public:
     {
         const int fanout = f_->leafPos;
         // Per entry context at the fanout, the context reached so far (-1: idle there).
-        std::array<std::int8_t, kMaxContexts> start{};
+        std::array<std::int16_t, kMaxContexts> start{};
         int nEntries = 0;
         std::array<std::uint8_t, kMaxContexts> entries{};
         for (std::uint32_t sub = free_[fanout];; sub = (sub - 1) & free_[fanout]) {
             entries[static_cast<std::size_t>(nEntries)] = static_cast<std::uint8_t>(fixed_[fanout] | sub);
-            start[static_cast<std::size_t>(nEntries++)] = static_cast<std::int8_t>(fixed_[fanout] | sub);
+            start[static_cast<std::size_t>(nEntries++)] = static_cast<std::int16_t>(fixed_[fanout] | sub);
             if (sub == 0) break;
         }
         out.clear();
-        auto follow = [&](auto&& self, int p, const std::array<std::int8_t, kMaxContexts>& reached) -> void {
+        auto follow = [&](auto&& self, int p, const std::array<std::int16_t, kMaxContexts>& reached) -> void {
             if (p == end_) {
                 ChildBehaviour b;
                 for (int e = 0; e < nEntries; ++e) {
                     const int c = reached[static_cast<std::size_t>(e)];
                     if (c < 0) continue;
-                    const std::uint64_t bit = std::uint64_t{1} << entries[static_cast<std::size_t>(e)];
-                    b.busy |= bit;
+                    const int entry = entries[static_cast<std::size_t>(e)];
+                    b.busy.add(entry);
                     const std::uint8_t shape = shapeOf(c);
                     for (int i = 0; i < nShape_; ++i)
-                        if ((shape >> i) & 1u) b.residual[static_cast<std::size_t>(i)] |= bit;
+                        if ((shape >> i) & 1u) b.residual[static_cast<std::size_t>(i)].add(entry);
                 }
                 out.push_back(b);
                 return;
@@ -798,13 +810,13 @@ public:
             if (!l.spatial()) return self(self, p + 1, reached);  // (no category: enumerateKinds skips it too)
             const int bit = bitOf_[l.dim];
             for (const auto& [cat, count] : walker::categoriesOf(l, f_->nest->dimImperfect(l.dim))) {
-                std::array<std::int8_t, kMaxContexts> next;
+                std::array<std::int16_t, kMaxContexts> next;
                 for (int e = 0; e < nEntries; ++e) {
                     const int c = reached[static_cast<std::size_t>(e)];
-                    std::int8_t to = -1;
+                    std::int16_t to = -1;
                     if (c >= 0) {
                         const Spatial sp = spatialEffect(cat, bit, c);
-                        if (sp.active) to = static_cast<std::int8_t>(canon(p + 1, sp.inner));
+                        if (sp.active) to = static_cast<std::int16_t>(canon(p + 1, sp.inner));
                     }
                     next[static_cast<std::size_t>(e)] = to;
                 }
@@ -1181,7 +1193,7 @@ private:
         std::array<KindTrace, kMaxSharingKinds> traces;
         // Per trace slot, its kind's carries, carryStride_ entries a slot (the stage's carries
         // side by side: a stage touches the pages of the slots it fills, not 235 KB a slot).
-        std::array<CarryInfo, kMaxSharingKinds * kMaxCarries> traceCarries;
+        std::array<CarryInfo, kTraceCarries> traceCarries;
         std::array<JointCarry, kMaxCarries> jointCarries;  // at a carry's slot (carryOf), valid where stamp == jointRun_
         std::array<KindsAlike, kMaxCarries> kindsAlike;    // likewise
         std::array<Delta, 2 * kMaxSharingKinds> jointDeltas;  // jointCarry's scratch (not made afresh per carry: they are large)
@@ -1411,7 +1423,8 @@ bool placeChildren(const TemporalRemainderAnalysis& analysis, const std::vector<
     analysis.behavioursOfKinds(behaviours);
     for (std::size_t c = 0; c < children.size(); ++c) {
         const ChildBehaviour& b = behaviours[c];
-        const std::uint64_t h = hashMore(hashMore(kHashSeed, &b.busy, &b.busy + 1), b.residual.begin(), b.residual.end());
+        std::uint64_t h = hashMore(kHashSeed, b.busy.begin(), b.busy.end());
+        for (const ContextSet& r : b.residual) h = hashMore(h, r.begin(), r.end());
         int id = behaviourIds.find(h, [&](int i) { return behaviours[static_cast<std::size_t>(firstOfBehaviour[static_cast<std::size_t>(i)])] == b; });
         if (id < 0) {
             id = static_cast<int>(firstOfBehaviour.size());
@@ -1428,7 +1441,7 @@ bool placeChildren(const TemporalRemainderAnalysis& analysis, const std::vector<
         here.g = 0;
         for (b = a; b < placed.size() && placed[b].first == placed[a].first; ++b) {
             const std::size_t c = static_cast<std::size_t>(placed[b].second);
-            if (behaviours[c].busy == 0) continue;  // never busy
+            if (behaviours[c].busy.empty()) continue;  // never busy
             const int kind = standsFor[c];
             if (std::find(here.kinds.begin(), here.kinds.begin() + here.g, kind) != here.kinds.begin() + here.g) continue;
             if (here.g == kMaxSharingKinds) return false;

@@ -568,6 +568,31 @@ private slots:
         QCOMPARE(tally.walkedOnly, 0);
     }
 
+    // A batch (N = 4) makes seven dimensions a convolution's remainders may sit on: stages with
+    // remainders above the children in all seven (their context bits; with room for six, the
+    // walker took them, 0.1-0.25 s an evaluation), in Ruby and Ruby-T spaces.
+    void unconstrainedBatchRubyAndRubyT()
+    {
+        ConvParams cp;
+        cp.N = 4; cp.M = 64; cp.C = 32; cp.P = 14; cp.Q = 14; cp.R = 3; cp.S = 3;
+        const Workload w = makeConv2d(cp);
+        auto sevenBits = [](const StageFrame& f) {
+            std::uint32_t dims = f.shapeDims;
+            for (int p = 0; p < f.boundary; ++p) {
+                const NestLoop& l = f.nest->loops[static_cast<std::size_t>(p)];
+                if (l.residual != l.bound) dims |= 1u << l.dim;
+            }
+            return std::popcount(dims) >= 7;
+        };
+        int taken = 0;
+        for (MapspaceKind kind : {MapspaceKind::Ruby, MapspaceKind::RubyT}) {
+            const Tally tally = unconstrainedLargeArray(kind, 80, 800, sevenBits, 20'000'000, 14, 12, w);
+            QCOMPARE(tally.walkedOnly, 0);
+            taken += tally.of("temporal-remainder");
+        }
+        QVERIFY(taken >= 200);  // (198 and 38)
+    }
+
     void smallGridsRuby()
     {
         const Tally tally = smallGrids(MapspaceKind::Ruby, 92, 120);
@@ -633,9 +658,9 @@ private:
     // `count` random mappings whose tiles fit of the unconstrained mapspace `kind` of VGG-16 conv3_1
     // on a 14x12 array, from `seed`, their stages that pass `only` compared.
     static Tally unconstrainedLargeArray(MapspaceKind kind, std::uint64_t seed, int count, bool (*only)(const StageFrame&),
-                                         std::uint64_t walkSteps = 20'000'000, std::int64_t meshX = 14, std::int64_t meshY = 12)
+                                         std::uint64_t walkSteps = 20'000'000, std::int64_t meshX = 14, std::int64_t meshY = 12,
+                                         const Workload& w = test::vggConv3_1())
     {
-        const Workload w = test::vggConv3_1();
         const Architecture a = test::bufferAndPeArray(meshX, meshY, 256);
         const Mapspace s(w, a, kind);
         std::mt19937_64 rng(seed);
