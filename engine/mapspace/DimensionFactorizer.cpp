@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <unordered_map>
 
 namespace nestor {
@@ -161,14 +160,12 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
             const std::size_t at = sameSuffix->slotRunsAt[static_cast<std::size_t>(s)];
             const std::uint32_t from = sameSuffix->runsAt[at] & ~kScannedCount;
             const std::uint32_t shift = static_cast<std::uint32_t>(t.runs.size());
-            for (std::size_t i = at; i <= at + t.states[s].size(); ++i) {
+            for (std::size_t i = at; i <= at + t.states[s].size(); ++i) {  // (its counts' entries and its end)
                 const std::uint32_t e = sameSuffix->runsAt[i];
                 t.runsAt.push_back(((e & ~kScannedCount) - from + shift) | (e & kScannedCount));
             }
             const std::uint32_t to = t.runsAt.back() & ~kScannedCount;
             t.runs.insert(t.runs.end(), sameSuffix->runs.begin() + from, sameSuffix->runs.begin() + (to - shift + from));
-            t.runsAt.pop_back();  // (the next slot's first entry, pushed below as this slot's end)
-            t.runsAt.push_back(static_cast<std::uint32_t>(t.runs.size()));
             continue;
         }
         for (const std::int64_t N : t.states[s]) {

@@ -44,11 +44,11 @@ public:
         std::vector<std::vector<std::uint64_t>> exactPrefix;
         // Per slot s and tile count N = states[s][i], its bound candidates P with a weight, in
         // the order decoding scans them: runs[a] up to runs[b] for a = runsAt[slotRunsAt[s] + i]
-        // and b the entry after it (N = 1: one run of bound 0 over the states P = R = n may reach). Built by indexBounds()
-        // on exactPrefix (empty where it was not built): an index then finds its bound and
-        // residual by two binary searches instead of a scan over the bounds. A count N with
-        // more than kMaxRunsPerCount candidates has kScannedCount set in runsAt and no runs: it
-        // is scanned.
+        // and b the entry after it (N = 1: one run of bound 0 over the states P = R = n may
+        // reach). Built by indexBounds() on exactPrefix (empty where it was not built): an index
+        // then finds its bound and residual by two binary searches instead of a scan over the
+        // bounds. A count N with more than kMaxRunsPerCount candidates has kScannedCount set in
+        // runsAt and no runs: it is scanned.
         struct BoundRun {
             std::int64_t bound = 0;
             std::uint64_t upTo = 0;     // the weights of N's runs before it and its own

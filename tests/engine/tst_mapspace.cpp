@@ -589,6 +589,27 @@ private slots:
                 }
             }
         }
+        // A table whose inner slots come from another tuple's (table()'s and indexBounds()'s
+        // sameSuffix, as a mapspace builds its tables) decodes as one built alone.
+        {
+            const std::vector<FactorSlotSpec> specs{FactorSlotSpec{true, -1, 1, 56}, FactorSlotSpec{true, 0, 1, 1},
+                                                    FactorSlotSpec{true, -1, 1, 56}, FactorSlotSpec{false, -1, 1, 56}};
+            const DimensionFactorizer f(56, specs);
+            DimensionFactorizer::Table first = f.table({4});
+            QVERIFY(f.indexBounds(first, {4}));
+            DimensionFactorizer::Table alone = f.table({7}), shared = f.table({7}, nullptr, &first);
+            QVERIFY(f.indexBounds(shared, {7}, &first));
+            QCOMPARE(shared.runs.size(), [&] { DimensionFactorizer::Table t = alone; f.indexBounds(t, {7}); return t.runs.size(); }());
+            std::vector<LoopFactor> a(specs.size()), b(specs.size());
+            for (std::uint64_t x = 0; x < static_cast<std::uint64_t>(alone.count()); ++x) {
+                f.decode(alone, {7}, x, a.data(), 1);  // (not indexed: the integer scan)
+                f.decode(shared, {7}, x, b.data(), 1);
+                for (std::size_t s = 0; s < specs.size(); ++s) {
+                    QCOMPARE(b[s].bound, a[s].bound);
+                    QCOMPARE(b[s].residual, a[s].residual);
+                }
+            }
+        }
         // Tile counts with more than kMaxRunsPerCount bounds are scanned (the cases above with
         // wide ranges decode through such counts): the index stays small.
         const std::int64_t D = 1000000;
