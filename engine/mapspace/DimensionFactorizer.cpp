@@ -35,7 +35,7 @@ std::size_t DimensionFactorizer::Table::bytes() const
     for (std::size_t s = 0; s < states.size(); ++s)
         b += states[s].capacity() * sizeof(std::int64_t) + prefix[s].capacity() * sizeof(long double);
     for (const auto& e : exactPrefix) b += e.capacity() * sizeof(std::uint64_t);
-    b += runsAt.capacity() * sizeof(std::uint32_t) + slotRunsAt.capacity() * sizeof(std::uint32_t) + runs.capacity() * sizeof(BoundRun);
+    b += runsAt.capacity() * sizeof(std::uint32_t) + slotAt.capacity() * sizeof(SlotAt) + runs.capacity() * sizeof(BoundRun);
     return b;
 }
 
@@ -146,38 +146,36 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
     const int S = numSlots();
     std::size_t counts = 0;
     for (int s = 0; s < S; ++s) counts += t.states[s].size() + 1;
-    if (counts >= kScannedCount) return false;  // (run indices are 31-bit)
-    t.slotRunsAt.reserve(static_cast<std::size_t>(S));
+    if (counts * kMaxRunsPerCount >= kScannedCount) return false;  // (entries count runs in 31 bits)
+    t.slotAt.reserve(static_cast<std::size_t>(S));
     t.runsAt.reserve(counts);
     for (int s = 0; s < S; ++s) {
+        t.slotAt.push_back({static_cast<std::uint32_t>(t.runsAt.size()), static_cast<std::uint32_t>(t.runs.size())});
+        if (sameSuffix && s >= tupleFreeFrom_ && !sameSuffix->runsAt.empty()) {  // the same rows, the same runs
+            const Table::SlotAt from = sameSuffix->slotAt[static_cast<std::size_t>(s)];
+            const std::size_t entries = t.states[s].size() + 1;  // (its counts and its end)
+            const auto first = sameSuffix->runsAt.begin() + from.entries;
+            t.runsAt.insert(t.runsAt.end(), first, first + static_cast<std::ptrdiff_t>(entries));
+            const auto runs = sameSuffix->runs.begin() + from.runs;
+            t.runs.insert(t.runs.end(), runs, runs + t.runsAt.back());  // (an end entry is never marked)
+            continue;
+        }
         const std::vector<std::int64_t>& next = t.states[s + 1];
         const std::vector<std::uint64_t>& prefix = t.exactPrefix[s + 1];
         auto before = [&](std::size_t i) { return i == 0 ? std::uint64_t{0} : prefix[i - 1]; };
         std::int64_t lo, hi;
         range(s, u, lo, hi);
-        t.slotRunsAt.push_back(static_cast<std::uint32_t>(t.runsAt.size()));
-        if (sameSuffix && s >= tupleFreeFrom_ && !sameSuffix->runsAt.empty()) {  // the same rows, the same runs
-            const std::size_t at = sameSuffix->slotRunsAt[static_cast<std::size_t>(s)];
-            const std::uint32_t from = sameSuffix->runsAt[at] & ~kScannedCount;
-            const std::uint32_t shift = static_cast<std::uint32_t>(t.runs.size());
-            for (std::size_t i = at; i <= at + t.states[s].size(); ++i) {  // (its counts' entries and its end)
-                const std::uint32_t e = sameSuffix->runsAt[i];
-                t.runsAt.push_back(((e & ~kScannedCount) - from + shift) | (e & kScannedCount));
-            }
-            const std::uint32_t to = t.runsAt.back() & ~kScannedCount;
-            t.runs.insert(t.runs.end(), sameSuffix->runs.begin() + from, sameSuffix->runs.begin() + (to - shift + from));
-            continue;
-        }
+        const std::size_t slotRuns = t.runs.size();
         for (const std::int64_t N : t.states[s]) {
             const std::size_t begin = t.runs.size();
-            t.runsAt.push_back(static_cast<std::uint32_t>(begin));
+            t.runsAt.push_back(static_cast<std::uint32_t>(begin - slotRuns));
+            if (lo > hi) continue;
             std::uint64_t sum = 0;
             auto add = [&](std::int64_t P, std::size_t from, std::size_t to) {
                 const std::uint64_t w = before(to) - before(from);
                 if (w == 0) return;  // (decoding skips zero weights)
                 t.runs.push_back({P, sum += w, static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(to)});
             };
-            if (lo > hi) continue;
             // More than kMaxRunsPerCount candidates (bounds, or states a perfect slot checks): scanned.
             bool scanned = false;
             if (N == 1) {  // canonical, P = R = n: the states in [lo, hi], found on the sums alone
@@ -196,10 +194,11 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
                 auto above = [&](std::size_t from, std::int64_t n) {
                     return static_cast<std::size_t>(std::upper_bound(next.begin() + static_cast<std::ptrdiff_t>(from), next.end(), n) - next.begin());
                 };
-                for (std::int64_t P = lo, from = 0, to = 0; P <= pmax && !scanned; ++P) {
-                    from = static_cast<std::int64_t>(above(static_cast<std::size_t>(from), (N - 1) * P));
-                    to = static_cast<std::int64_t>(above(static_cast<std::size_t>(std::max(from, to)), std::min(N * P, D)));
-                    add(P, static_cast<std::size_t>(from), static_cast<std::size_t>(to));
+                std::size_t from = 0, to = 0;
+                for (std::int64_t P = lo; P <= pmax && !scanned; ++P) {
+                    from = above(from, (N - 1) * P);
+                    to = above(std::max(from, to), std::min(N * P, D));
+                    add(P, from, to);
                 }
             }
             if (scanned) {
@@ -207,7 +206,7 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
                 t.runsAt.back() |= kScannedCount;
             }
         }
-        t.runsAt.push_back(static_cast<std::uint32_t>(t.runs.size()));
+        t.runsAt.push_back(static_cast<std::uint32_t>(t.runs.size() - slotRuns));
     }
     t.runs.shrink_to_fit();
     return true;
@@ -216,7 +215,7 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
 void DimensionFactorizer::dropBoundIndex(Table& t)
 {
     t.runsAt = {};
-    t.slotRunsAt = {};
+    t.slotAt = {};
     t.runs = {};
 }
 
@@ -228,7 +227,8 @@ void DimensionFactorizer::decodeIndexed(const Table& t, const std::vector<std::i
     for (int s = 0; s < numSlots(); ++s) {
         const std::vector<std::uint64_t>& prefix = t.exactPrefix[s + 1];
         const std::vector<std::int64_t>& next = t.states[s + 1];
-        const std::uint32_t* runsAt = t.runsAt.data() + t.slotRunsAt[s] + at;
+        const Table::SlotAt slot = t.slotAt[static_cast<std::size_t>(s)];
+        const std::uint32_t* runsAt = t.runsAt.data() + slot.entries + at;
         const std::uint32_t begin = runsAt[0];
         if (begin & kScannedCount) {
             const SlotPick pick = decodeSlot(t, t.exactPrefix, u, s, N, x);
@@ -237,7 +237,8 @@ void DimensionFactorizer::decodeIndexed(const Table& t, const std::vector<std::i
             at = static_cast<std::size_t>(std::lower_bound(next.begin(), next.end(), N) - next.begin());
             continue;
         }
-        const auto first = t.runs.begin() + begin, last = t.runs.begin() + (runsAt[1] & ~kScannedCount);
+        const auto runs = t.runs.begin() + slot.runs;
+        const auto first = runs + begin, last = runs + (runsAt[1] & ~kScannedCount);
         if (first == last) {  // unreachable for a positive count
             out[s * stride] = LoopFactor{1, 1};
             continue;

@@ -43,19 +43,24 @@ public:
         // then runs in integer arithmetic, exact and several times faster than in long double.
         std::vector<std::vector<std::uint64_t>> exactPrefix;
         // Per slot s and tile count N = states[s][i], its bound candidates P with a weight, in
-        // the order decoding scans them: runs[a] up to runs[b] for a = runsAt[slotRunsAt[s] + i]
-        // and b the entry after it (N = 1: one run of bound 0 over the states P = R = n may
+        // the order decoding scans them (N = 1: one run of bound 0 over the states P = R = n may
         // reach). Built by indexBounds() on exactPrefix (empty where it was not built): an index
         // then finds its bound and residual by two binary searches instead of a scan over the
         // bounds. A count N with more than kMaxRunsPerCount candidates has kScannedCount set in
-        // runsAt and no runs: it is scanned.
+        // its entry and no runs: it is scanned.
         struct BoundRun {
             std::int64_t bound = 0;
             std::uint64_t upTo = 0;     // the weights of N's runs before it and its own
             std::uint32_t from = 0, to = 0;  // its states: states[s + 1][from, to)
         };
-        std::vector<std::uint32_t> runsAt;      // per slot, its counts' first runs and the end of its runs
-        std::vector<std::uint32_t> slotRunsAt;  // per slot, where its entries start in runsAt
+        // Where slot s's entries start in runsAt and its runs in runs. Its entries: per count,
+        // the first of its runs, then the end of the slot's runs, counted from the slot's first
+        // run (so a slot copied from another table keeps its entries as they are).
+        struct SlotAt {
+            std::uint32_t entries = 0, runs = 0;
+        };
+        std::vector<SlotAt> slotAt;
+        std::vector<std::uint32_t> runsAt;
         std::vector<BoundRun> runs;
         long double count() const { return upTo(0, 1); }
         long double weight(int s, std::size_t i) const { return prefix[s][i] - (i ? prefix[s][i - 1] : 0.0L); }

@@ -89,8 +89,10 @@ using KindSet = BitSet<kMaxSharingKinds>;
 using ContextSet = BitSet<kMaxContexts>;
 constexpr int kMaxJointStates = ReachableStates::kMaxStates;
 // The joint counts' kinds' carries side by side (a stage's carries per kind, carryStride_, times
-// its kinds): room for 256 kinds of stages with six context bits, about 60 MB of address space.
-constexpr std::size_t kTraceCarries = std::size_t{kMaxSharingKinds} * kMaxLoops * 64 * 2;
+// its kinds): room for 256 kinds of stages with six context bits (64 contexts), about 60 MB of
+// address space; sized for eight, the table would take four times as much.
+constexpr int kTracedContexts = 64;
+constexpr std::size_t kTraceCarries = std::size_t{kMaxSharingKinds} * kMaxLoops * kTracedContexts * 2;
 static_assert(kMaxTranslations + 1 <= ReachableStates::kMaxStates);
 // Per kind of child, its reuse state: the joint state of kinds sharing an offset.
 using JointReuse = std::array<std::int16_t, kMaxSharingKinds>;
