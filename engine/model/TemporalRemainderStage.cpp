@@ -7,6 +7,7 @@
 #include "model/MeshLinks.h"
 #include "model/ReachableSweep.h"
 #include "model/ReuseGeometry.h"
+#include "model/ReuseRuleEffect.h"
 #include "model/ReuseTransform.h"
 #include "model/SpatialCategory.h"
 #include "model/ZeroedTable.h"
@@ -108,6 +109,9 @@ struct Sweep {
     std::uint8_t last = 0;    // ... and of its last
     std::uint64_t seen = 0;   // every shape some busy step has (bit per shape)
     bool startsBusy = true;   // the instance works in its first step
+    // The reuse rule over the sweep's carries (after its first busy step), in constant size:
+    // pass 1 composes it where it registers the carries.
+    ReuseRuleEffect reuse;
 };
 
 struct Kind {
@@ -218,8 +222,9 @@ public:
     }
 
     // Pass 1, inside out, for one kind of instance and of child: the sweeps (infoAt) and, with
-    // `carries`, every carry's translation, added to the translation table, and the carries
-    // written to `into` (which the passes after read as carries_); Capacity when it is full.
+    // `carries`, every carry's translation, added to the translation table, the carries
+    // written to `into` (which the passes after read as carries_) and each sweep's reuse-rule
+    // effect over them; Capacity when the table is full.
     StageDecline sweepLoops(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries, CarryInfo* into)
     {
         carries_ = into;
@@ -262,6 +267,7 @@ public:
                         s.startsBusy = false;
                         s.steps = 0;
                         s.seen = 0;
+                        s.reuse = ReuseRuleEffect{};
                         sweeps_[p][c] = &s;
                     }
                     if (lastContext) break;
@@ -303,6 +309,7 @@ public:
                 } else if (registerCarries<kRanks>(p, c, s0, s1, legacy) != StageDecline::None) {
                     return StageDecline::Capacity;
                 }
+                s.reuse = carries ? reuseOfLoop(p, c, trips, s0, s1) : ReuseRuleEffect{};
                 if (lastContext) break;
             }
         }
@@ -320,11 +327,11 @@ public:
         // may form (linksPossible looks at every carry).
         const bool carries = !f_->spec->macStage || f_->linkCandidate;
         if (sweepLoops(instanceCats, childCats, carries, tables_->carries.data()) != StageDecline::None) return StageDecline::Capacity;
-        return sweptFigures(instanceCats, childCats, out, &linked);
+        return sweptFigures(out, &linked);
     }
     // figures() of the kind sweepLoops() last swept (with carries); `linked` null where the
     // caller counts links itself.
-    StageDecline sweptFigures(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, ChildFigures& out, bool* linked)
+    StageDecline sweptFigures(ChildFigures& out, bool* linked)
     {
         if (linked) *linked = false;
         const bool legacy = f_->spec->options->legacyZeroTranslationRule;
@@ -346,14 +353,10 @@ public:
             return StageDecline::None;
         }
 
-        // Pass 2, from the empty reuse state: the moves after the sweep's first busy step.
-        reachableStates<std::int64_t>().begin();
-        auto reuseStep = [&](int j, int c, int into, std::int64_t wholeWords, int x) {
-            const CarryInfo& k = carryOf(carries_, j, c, into);
-            return tt_.reuse(x, k.move, k.diff, wholeWords, legacy);
-        };
-        const StateStep after = followSweep<std::int64_t>(0, top, 0, KindCategories{f_->leafPos, &instanceCats, &childCats}, reuseStep);
-        out.moved = words_[whole.first] + after.second;
+        // The first busy step's whole tile and, from the empty reuse state, the moves after it:
+        // the reuse rule's effect over the sweep's carries, which pass 1 composed (where a second
+        // pass followed the reachable states, a tenth of Ruby's random search).
+        out.moved = words_[whole.first] + whole.reuse.from(0).words;
         return StageDecline::None;
     }
 
@@ -450,7 +453,7 @@ public:
             // (carries the joint counts read go straight into the kind's trace)
             CarryInfo* into = traces ? traceCarries(x) : tables_->carries.data();
             if (sweepLoops(instanceCats, *kindCats[ux], carries, into) != StageDecline::None) return false;
-            if (figs) sweptFigures(instanceCats, *kindCats[ux], (*figs)[ux], nullptr);
+            if (figs) sweptFigures((*figs)[ux], nullptr);
             if (!traces) continue;
             const Sweep& whole = sweepAt(0, top);
             opening_[ux] = {whole.busy, whole.startsBusy, whole.first};
@@ -677,9 +680,9 @@ public:
         return static_cast<int>(linkDeltas_.size()) - 1;
     }
 
-    // Pass 2 for the kind of figures(), whose category at each spatial position `cats` gives: the
-    // sweep at position p in (canonical) context c from state s, following only the states
-    // reached (ReachableSweep.h). step(j, c, into, wholeWords, s): a carry of temporal loop j in
+    // The link sweeps (linkMatches) for the kind of figures(), whose category at each spatial
+    // position `cats` gives: the sweep at position p in (canonical) context c from state s,
+    // following only the states reached (ReachableSweep.h). step(j, c, into, wholeWords, s): a carry of temporal loop j in
     // context c into a non-last (0) or the last (1) iteration whose first tile has wholeWords.
     template <class Cost, class Cats, class Step>
     StateStepOf<Cost> followSweep(int p, int c, int s, const Cats& cats, Step& step)
@@ -1134,6 +1137,22 @@ public:
     {
         copyCarry(j, from, 0, to, 0);
         copyCarry(j, from, 1, to, 1);
+    }
+    // The reuse rule over temporal loop p in context c (its carries registered): the first
+    // iteration, trips - 2 times a carry into a non-last one and its sweep, and where the last
+    // works a carry into it and its sweep (as followNewSweep follows them).
+    ReuseRuleEffect reuseOfLoop(int p, int c, std::int64_t trips, const Sweep& s0, const Sweep& s1) const
+    {
+        if (!s0.busy) return s1.reuse;  // only the last iteration works
+        const int j = f_->temporalIndex[p];
+        auto carryInto = [&](int into, const Sweep& next) {
+            const CarryInfo& k = carryOf(carries_, j, c, into);
+            return ReuseRuleEffect::carry(tt_.stateOf[k.move], k.diff, words_[next.first]).then(next.reuse);
+        };
+        ReuseRuleEffect r = s0.reuse;
+        if (trips > 2) r = r.then(carryInto(0, s0).repeated(trips - 2));
+        if (s1.busy) r = r.then(carryInto(1, s1));
+        return r;
     }
 
     // The translations of the carries of loop p in context c: from the last busy step of a

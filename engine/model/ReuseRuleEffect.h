@@ -1,0 +1,65 @@
+#pragma once
+// The reuse rule's effect over a stretch of carries, in constant size. Under the rule
+// (TranslationTable::reuse) the state is the translation remembered (0: none); a carry of a
+// translation (not a zero move) delivers its new words and remembers its translation when the
+// state is none or that translation, and delivers the whole tile and forgets otherwise; a zero
+// move delivers its new words and keeps the state. So a stretch treats the states it may start
+// from in two ways only, told apart by its first carry of a translation: from none or that
+// translation (the same steps follow), or from any other (the whole tile, then the same steps as
+// from none after it). Where it has no such carry the state passes through. Stretches compose
+// and repeat in constant time, whatever the number of translations: ReuseTransform.h's
+// transforms keep an entry per state, the reachable sweeps (ReachableSweep.h) one per state met.
+#include <cstdint>
+
+namespace nestor::model {
+
+struct ReuseRuleEffect {
+    int first = 0;  // the state of the stretch's first carry of a translation; 0: none (the state passes through)
+    int matchNext = 0, otherNext = 0;             // the state after it, from none or `first`, and from any other
+    std::int64_t matchWords = 0, otherWords = 0;  // the words it moves from those (matchWords alone where first == 0)
+
+    // One carry of reuse state `state` (0: a zero move), delivering `words` new words of a tile of `whole`.
+    static ReuseRuleEffect carry(int state, std::int64_t words, std::int64_t whole)
+    {
+        if (state == 0) return {0, 0, 0, words, words};
+        return {state, state, 0, words, whole};
+    }
+
+    struct Outcome {
+        int next;
+        std::int64_t words;
+    };
+    Outcome from(int state) const
+    {
+        if (first == 0) return {state, matchWords};
+        if (state == 0 || state == first) return {matchNext, matchWords};
+        return {otherNext, otherWords};
+    }
+
+    // This stretch, then `after`.
+    ReuseRuleEffect then(const ReuseRuleEffect& after) const
+    {
+        if (first == 0) {
+            ReuseRuleEffect r = after;
+            r.matchWords += matchWords;
+            r.otherWords += matchWords;
+            return r;
+        }
+        const Outcome m = after.from(matchNext), o = after.from(otherNext);
+        return {first, m.next, o.next, matchWords + m.words, otherWords + o.words};
+    }
+
+    // This stretch `times` times in a row (times >= 0), by squaring: never a power beyond `times`.
+    ReuseRuleEffect repeated(std::int64_t times) const
+    {
+        ReuseRuleEffect result, power = *this;
+        while (times > 0) {
+            if (times & 1) result = result.then(power);
+            times >>= 1;
+            if (times > 0) power = power.then(power);
+        }
+        return result;
+    }
+};
+
+} // namespace nestor::model
