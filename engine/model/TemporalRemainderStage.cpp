@@ -355,7 +355,7 @@ public:
 
         // The first busy step's whole tile and, from the empty reuse state, the moves after it:
         // the reuse rule's effect over the sweep's carries, which pass 1 composed (where a second
-        // pass followed the reachable states, a tenth of Ruby's random search).
+        // pass followed the reachable states, a sixth of Ruby's random search's instructions).
         out.moved = words_[whole.first] + whole.reuse.from(0).words;
         return StageDecline::None;
     }
@@ -682,8 +682,9 @@ public:
 
     // The link sweeps (linkMatches) for the kind of figures(), whose category at each spatial
     // position `cats` gives: the sweep at position p in (canonical) context c from state s,
-    // following only the states reached (ReachableSweep.h). step(j, c, into, wholeWords, s): a carry of temporal loop j in
-    // context c into a non-last (0) or the last (1) iteration whose first tile has wholeWords.
+    // following only the states reached (ReachableSweep.h). step(j, c, into, wholeWords, s): a
+    // carry of temporal loop j in context c into a non-last (0) or the last (1) iteration whose
+    // first tile has wholeWords.
     template <class Cost, class Cats, class Step>
     StateStepOf<Cost> followSweep(int p, int c, int s, const Cats& cats, Step& step)
     {
