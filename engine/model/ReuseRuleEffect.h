@@ -49,16 +49,29 @@ struct ReuseRuleEffect {
         return {first, m.next, o.next, matchWords + m.words, otherWords + o.words};
     }
 
-    // This stretch `times` times in a row (times >= 0), by squaring: never a power beyond `times`.
+    // This stretch `times` times in a row (times >= 0), in constant time: each repetition ends in
+    // the state of one of the two ways, and which way that state takes next is fixed, so from
+    // either way the ways taken settle after one repetition into one way or the two in turn.
     ReuseRuleEffect repeated(std::int64_t times) const
     {
-        ReuseRuleEffect result, power = *this;
-        while (times > 0) {
-            if (times & 1) result = result.then(power);
-            times >>= 1;
-            if (times > 0) power = power.then(power);
-        }
-        return result;
+        if (times <= 0) return {};
+        if (first == 0) return {0, 0, 0, times * matchWords, times * matchWords};
+        const int next[2] = {matchNext, otherNext};
+        const std::int64_t words[2] = {matchWords, otherWords};
+        auto wayOf = [&](int s) { return s == 0 || s == first ? 0 : 1; };
+        const int wayAfter[2] = {wayOf(matchNext), wayOf(otherNext)};
+        auto run = [&](int way) -> Outcome {
+            const int second = wayAfter[way];
+            if (second == way) return {next[way], times * words[way]};
+            if (times == 1) return {next[way], words[way]};
+            if (wayAfter[second] == second) return {next[second], words[way] + (times - 1) * words[second]};
+            // the two in turn: `way` first
+            const std::int64_t pairs = times / 2;
+            const bool odd = (times & 1) != 0;
+            return {next[odd ? way : second], pairs * (words[way] + words[second]) + (odd ? words[way] : 0)};
+        };
+        const Outcome m = run(0), o = run(1);
+        return {first, m.next, o.next, m.words, o.words};
     }
 };
 
