@@ -29,10 +29,12 @@ struct ReuseRuleEffect {
         int next;
         std::int64_t words;
     };
+    // Whether a stretch with a first translation treats `state` as none or that translation.
+    bool matches(int state) const { return state == 0 || state == first; }
     Outcome from(int state) const
     {
         if (first == 0) return {state, matchWords};
-        if (state == 0 || state == first) return {matchNext, matchWords};
+        if (matches(state)) return {matchNext, matchWords};
         return {otherNext, otherWords};
     }
 
@@ -58,8 +60,7 @@ struct ReuseRuleEffect {
         if (first == 0) return {0, 0, 0, times * matchWords, times * matchWords};
         const int next[2] = {matchNext, otherNext};
         const std::int64_t words[2] = {matchWords, otherWords};
-        auto wayOf = [&](int s) { return s == 0 || s == first ? 0 : 1; };
-        const int wayAfter[2] = {wayOf(matchNext), wayOf(otherNext)};
+        const int wayAfter[2] = {matches(matchNext) ? 0 : 1, matches(otherNext) ? 0 : 1};
         auto run = [&](int way) -> Outcome {
             const int second = wayAfter[way];
             if (second == way) return {next[way], times * words[way]};
