@@ -30,10 +30,12 @@
 // is counted over the mesh as the walker counts it, on the kinds' joint state (per kind its
 // reuse state and its delta in the previous step). MAC operands are one-word tiles read in every
 // busy step: the same sweeps with that reuse rule.
-// Declines: more than 6 context dimensions or 6 shape dimensions, more translations than its
-// table holds, more than 64 kinds behaving differently at one offset or where links can form (or
-// more joint states than its table holds), kinds that join only across an idle iteration, and
-// links under the legacy zero-translation rule (but for MAC operands, which it does not touch).
+// Declines (the stage is then walked, within the walker's budgets): more than 8 context
+// dimensions or 6 shape dimensions, more than 2,047 translations, more than 256 kinds behaving
+// differently at one offset or where links can form, more than 2,048 joint states, joint counts
+// whose kinds' carries outgrow their traced room (sized for 64 contexts), kinds that join only
+// across an idle iteration, and links under the legacy zero-translation rule (but for MAC
+// operands, which it does not touch).
 #include "model/StageDecline.h"
 #include "model/StageFrame.h"
 
