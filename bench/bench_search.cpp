@@ -9,7 +9,9 @@
 // First it prints what a first-touched page costs on this machine (the worst lines' pages are
 // read against it: on a virtual machine a fault can cost tens of times what it does on hardware).
 // Usage: bench_search [evaluations per run, default 20000] [algorithm] [mapspace] [layer] [threads]
-//   (the last four filter the runs: random|annealing, pfm|ruby-s|ruby|ruby-t, conv2|conv3_1, 1|2)
+//   (the last four filter the runs: random|annealing, pfm|ruby-s|ruby|ruby-t, conv2|conv3_1, 1|2; "all": no filter)
+// It ends with each one-thread figure against the targets, absolute and as a share of
+// PFM annealing on the same layer in the same run (a machine-independent reading).
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
 #include "model/StageAnalysis.h"
@@ -148,27 +150,71 @@ double firstTouchMicroseconds()
     return rounds[rounds.size() / 2];
 }
 
+// The throughput targets (valid mappings/s per thread, one thread), by algorithm and
+// mapspace; 0 where there is none (PFM random).
+double targetOf(const char* algorithm, MapspaceKind k)
+{
+    const bool random = std::strcmp(algorithm, "random") == 0;
+    switch (k) {
+    case MapspaceKind::Pfm: return random ? 0.0 : 150000.0;
+    case MapspaceKind::RubyS: return random ? 20000.0 : 50000.0;
+    default: return random ? 10000.0 : 25000.0;  // Ruby, Ruby-T: within 2x of Ruby-S's
+    }
+}
+
+struct Measured {
+    std::string layer, algorithm;
+    MapspaceKind kind;
+    double perThread;
+};
+
+// Each one-thread figure against its absolute target and, since this machine's speed is not the
+// targets' (a virtual machine's swings by 2x over minutes), as a share of PFM annealing's figure
+// on the same layer in the same process against the share the targets imply (target / 150,000).
+void printTargets(const std::vector<Measured>& runs)
+{
+    std::printf("targets (valid/s per thread, one thread): measured / absolute target; share of PFM annealing on the layer "
+                "in this run / the targets' share\n");
+    for (const Measured& m : runs) {
+        const double target = targetOf(m.algorithm.c_str(), m.kind);
+        if (target == 0.0) continue;
+        std::printf("  %-7s %-9s %-7s %8.0f / %6.0f %-6s", m.layer.c_str(), m.algorithm.c_str(), mapspaceKindName(m.kind).c_str(),
+                    m.perThread, target, m.perThread >= target ? "met" : "missed");
+        const auto pfm = std::find_if(runs.begin(), runs.end(), [&](const Measured& o) {
+            return o.layer == m.layer && o.algorithm == "annealing" && o.kind == MapspaceKind::Pfm;
+        });
+        if (pfm != runs.end() && m.kind != MapspaceKind::Pfm) {
+            const double share = m.perThread / pfm->perThread, wanted = target / targetOf("annealing", MapspaceKind::Pfm);
+            std::printf("  %.3f / %.3f %s", share, wanted, share >= wanted ? "met" : "missed");
+        }
+        std::printf("\n");
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     const long long budget = argc > 1 ? std::atoll(argv[1]) : 20000;
-    const char* onlyAlgorithm = argc > 2 ? argv[2] : nullptr;
-    const char* onlyMapspace = argc > 3 ? argv[3] : nullptr;
-    const char* onlyLayer = argc > 4 ? argv[4] : nullptr;
-    const int onlyThreads = argc > 5 ? std::atoi(argv[5]) : 0;
+    // A filter given as "all" filters nothing (so later ones can be given alone).
+    auto filter = [&](int i) -> const char* { return argc > i && std::strcmp(argv[i], "all") != 0 ? argv[i] : nullptr; };
+    const char* onlyAlgorithm = filter(2);
+    const char* onlyMapspace = filter(3);
+    const char* onlyLayer = filter(4);
+    const int onlyThreads = filter(5) ? std::atoi(argv[5]) : 0;
     const std::optional<MapspaceKind> onlyKind = onlyMapspace ? parseMapspaceKind(onlyMapspace) : std::nullopt;
     if (budget <= 0 || (onlyAlgorithm && std::strcmp(onlyAlgorithm, "random") != 0 && std::strcmp(onlyAlgorithm, "annealing") != 0) ||
         (onlyMapspace && !onlyKind) || (onlyLayer && std::strcmp(onlyLayer, "conv2") != 0 && std::strcmp(onlyLayer, "conv3_1") != 0) ||
-        (argc > 5 && onlyThreads != 1 && onlyThreads != 2)) {
-        std::fprintf(stderr, "usage: bench_search [evaluations per run > 0] [random|annealing] [pfm|ruby-s|ruby|ruby-t] "
-                             "[conv2|conv3_1] [1|2]\n");
+        (filter(5) && onlyThreads != 1 && onlyThreads != 2)) {
+        std::fprintf(stderr, "usage: bench_search [evaluations per run > 0] [random|annealing|all] [pfm|ruby-s|ruby|ruby-t|all] "
+                             "[conv2|conv3_1|all] [1|2|all]\n");
         return 2;
     }
     const bool filterKind = onlyKind.has_value();
     const MapspaceKind wantKind = onlyKind.value_or(MapspaceKind::Pfm);
     std::printf("this machine: %.2f us per page touched first (fresh anonymous memory)\n", firstTouchMicroseconds());
     model::countStageAnalyses(true);
+    std::vector<Measured> measured;
     for (const char* layer : {"conv2", "conv3_1"}) {
     if (onlyLayer && std::strcmp(onlyLayer, layer) != 0)
         continue;
@@ -206,6 +252,7 @@ int main(int argc, char** argv)
                             r.evaluated / r.seconds, r.valid / r.seconds, r.valid / r.seconds / threads,
                             r.found ? r.bestEvaluation.edp_J_s : 0.0);
                 std::printf("    stages: %s\n", model::stageStatisticsText().c_str());
+                if (threads == 1) measured.push_back({layer, algorithm, k, r.valid / r.seconds});
             }
         }
     }
@@ -215,5 +262,6 @@ int main(int argc, char** argv)
         worstEvaluation(Mapspace(w, eyerissLike(), k, rowStationary(cp.S)), layer, 2000);
     }
     }
+    printTargets(measured);
     return 0;
 }
