@@ -83,6 +83,9 @@ void Mapspace::buildSlots()
         if (a_.fanoutX(l) > 1)
             slots_.push_back({l, MapspaceSlot::Kind::SpatialX, a_.fanoutX(l), allowsSpatialRemainders(kind_)});
     }
+    levelSlots_.assign(static_cast<std::size_t>(a_.numLevels()) + 1, 0);
+    for (const MapspaceSlot& sl : slots_) ++levelSlots_[static_cast<std::size_t>(sl.level) + 1];
+    for (int l = 0; l < a_.numLevels(); ++l) levelSlots_[static_cast<std::size_t>(l) + 1] += levelSlots_[static_cast<std::size_t>(l)];
     lo_.assign(slots_.size(), std::vector<std::int64_t>(nd, 1));
     hi_.assign(slots_.size(), std::vector<std::int64_t>(nd, 1));
     fixedOrder_.assign(slots_.size(), {});
@@ -310,7 +313,7 @@ bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
     p.orders.assign(slots_.size(), 0);
     p.givenUp = false;
     // Per-thread scratch: a random search decodes a point per candidate.
-    thread_local std::vector<std::int64_t> t, next;
+    thread_local std::vector<std::int64_t> t;
     t.assign(spatialSlots_.size(), 1);
     const Count zero{0}, one{1};
     thread_local std::vector<std::int64_t> rankSums;
@@ -331,9 +334,9 @@ bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
             Count pickH = one, pickW = zero;
             for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
                 if (!fits(t, ds.tuples[k])) continue;
-                next = t;
-                for (std::size_t j = 0; j < t.size(); ++j) next[j] *= ds.tuples[k][j];
-                const Count h = completions[d + 1][tupleIndex(next)];
+                std::int64_t after = 0;  // the index of the tuple t times tuple k (tupleIndex, without building it)
+                for (std::size_t j = 0; j < t.size(); ++j) after += (t[j] * ds.tuples[k][j] - 1) * strides_[j];
+                const Count h = completions[d + 1][static_cast<std::size_t>(after)];
                 const Count wgt = (ds.*counts)[k] * h;
                 if (wgt <= zero) continue;
                 pick = static_cast<int>(k), pickH = h, pickW = wgt;

@@ -177,6 +177,7 @@ private:
     MapspaceOptions opt_;
     std::vector<MapspaceSlot> slots_;
     std::vector<int> spatialSlots_;                      // slot index of each spatial slot
+    std::vector<int> levelSlots_;                        // level i's slots: [levelSlots_[i], levelSlots_[i + 1])
     std::vector<std::vector<std::int64_t>> lo_, hi_;    // [slot][dim] bound range
     std::vector<std::vector<int>> fixedOrder_;           // [slot] fixed innermost-first dims (temporal)
     std::vector<DimSpace> dims_;

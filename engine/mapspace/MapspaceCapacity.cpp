@@ -14,26 +14,28 @@ namespace nestor {
 void Mapspace::extentsOfDimension(const MapspacePoint& p, int d, std::array<std::int64_t, 64>& ext) const
 {
     const int L = a_.numLevels(), D = w_.numDims(), S = numSlots();
+    const LoopFactor* f = p.factors.data() + d;  // slot s's factor of the dimension at f[s * D]
     // The dimension spans its full extent below level i when one of its loops above i runs more
-    // than one residual trip; else every loop of it above is at its last iteration.
-    std::array<bool, 64> reachesFull;
-    bool seen = false;
-    for (int i = 0, s = 0; i < L; ++i) {
-        reachesFull[i] = seen;
-        for (; s < S && slots_[s].level == i; ++s) seen = seen || p.factors[static_cast<std::size_t>(s) * D + d].residual > 1;
-    }
+    // than one residual trip, i.e. below the level of the outermost such loop; else every loop of
+    // it above is at its last iteration.
+    int fullBelow = L;
+    for (int s = 0; s < S; ++s)
+        if (f[static_cast<std::size_t>(s) * D].residual > 1) {
+            fullBelow = slots_[static_cast<std::size_t>(s)].level;
+            break;
+        }
     // Innermost slot first: the extents of its loops at and below each level, full and with every
     // loop at its residual iteration (stride = product of the inner bounds).
     std::int64_t full = 1, residual = 1, stride = 1;
-    for (int i = L - 1, s = S - 1; i >= 0; --i) {
-        for (; s >= 0 && slots_[s].level == i; --s) {
-            const LoopFactor& f = p.factors[static_cast<std::size_t>(s) * D + d];
-            if (f.bound == 1) continue;
-            full += (f.bound - 1) * stride;
-            residual += (f.residual - 1) * stride;
-            stride *= f.bound;
+    for (int i = L - 1; i >= 0; --i) {
+        for (int s = levelSlots_[static_cast<std::size_t>(i) + 1] - 1; s >= levelSlots_[static_cast<std::size_t>(i)]; --s) {
+            const LoopFactor& x = f[static_cast<std::size_t>(s) * D];
+            if (x.bound == 1) continue;
+            full += (x.bound - 1) * stride;
+            residual += (x.residual - 1) * stride;
+            stride *= x.bound;
         }
-        ext[i] = reachesFull[i] ? full : residual;
+        ext[i] = i > fullBelow ? full : residual;
     }
 }
 
