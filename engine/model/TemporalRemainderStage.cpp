@@ -306,6 +306,10 @@ public:
                 if (!s0.busy || !carries) {
                 } else if (carriesAsAbove(p, bit, c)) {
                     copyCarries(f_->temporalIndex[p], c | (1 << bit), c);
+                } else if (nonLastCarryAsAbove(p, bit, c)) {
+                    const int j = f_->temporalIndex[p];
+                    copyCarry(j, c | (1 << bit), 0, c, 0);
+                    copyCarry(j, c, 0, c, 1);  // (s1 is s0 here: the last iteration sweeps as the others)
                 } else if (registerCarries<kRanks>(p, c, s0, s1, legacy) != StageDecline::None) {
                     return StageDecline::Capacity;
                 }
@@ -1127,6 +1131,16 @@ public:
     bool carriesAsAbove(int p, int bit, int c) const
     {
         if (bit < 0 || ((c >> bit) & 1) || !((free_[p] >> bit) & 1) || ((relevant_[p + 1] >> bit) & 1)) return false;
+        return f_->nest->loops[p].residual > 1;  // (with one trip there, c | bit registered none)
+    }
+    // Whether loop p's carry into a non-last iteration in context c is that of context c | bit,
+    // registered just before: where the loop's own bit is free, both contexts sweep a non-last
+    // iteration in c (its bit clear), so the carry between two of them is the same; and in c the
+    // last iteration sweeps as the others. (Where the bit matters inside, c | bit's carry into its
+    // last iteration differs: carriesAsAbove does not hold.)
+    bool nonLastCarryAsAbove(int p, int bit, int c) const
+    {
+        if (bit < 0 || ((c >> bit) & 1) || !((free_[p] >> bit) & 1)) return false;
         return f_->nest->loops[p].residual > 1;  // (with one trip there, c | bit registered none)
     }
     // Loop j's carry into a non-last (0) or the last (1) iteration, copied between contexts.
