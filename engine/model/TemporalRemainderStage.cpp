@@ -103,6 +103,8 @@ struct Sweep {
     bool busy = true;         // the instance works in some step of it
     // Positions of its first and last busy steps (ranks [0, nRanks) only: left uninitialised in
     // the sweeps built for every position and context, where zeroing them showed in the profile).
+    // A sweep without carries (sweepLoopsOf) sets none of them, nor its first and last shapes
+    // and reuse: only busy, startsBusy, steps and seen.
     Vec firstPos, lastPos;
     std::int64_t steps = 1;   // busy steps
     std::uint8_t first = 0;   // tile shape (which shape dimensions are residual) of its first busy step
@@ -229,11 +231,14 @@ public:
     {
         carries_ = into;
         // (the per-rank loops unrolled for the common four-rank tensors: a fifth of Ruby's instructions)
-        return f_->nRanks == 4 ? sweepLoopsOf<4>(instanceCats, childCats, carries) : sweepLoopsOf<0>(instanceCats, childCats, carries);
+        if (!carries) return sweepLoopsOf<0, false>(instanceCats, childCats);
+        return f_->nRanks == 4 ? sweepLoopsOf<4, true>(instanceCats, childCats) : sweepLoopsOf<0, true>(instanceCats, childCats);
     }
-    // kRanks: the tensor's ranks, or 0 for any number.
-    template <int kRanks>
-    StageDecline sweepLoopsOf(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats, bool carries)
+    // kRanks: the tensor's ranks, or 0 for any number. Without kCarries (a MAC operand, read in
+    // every busy step, where no links form) a sweep needs only where it works and its tile shapes
+    // (sweptFigures reads no more): its positions, first and last shapes and reuse are not set.
+    template <int kRanks, bool kCarries>
+    StageDecline sweepLoopsOf(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats)
     {
         const int leafPos = end_;
         const auto cats = KindCategories{f_->leafPos, &instanceCats, &childCats};
@@ -252,69 +257,87 @@ public:
         for (int p = leafPos - 1; p >= 0; --p) {
             const NestLoop& l = f_->nest->loops[p];
             const int bit = bitOf_[l.dim];
-            for (std::uint32_t sub = free_[p];; sub = (sub - 1) & free_[p]) {
-                const int c = static_cast<int>(fixed_[p] | sub);
-                const bool lastContext = sub == 0;
-                if (l.spatial()) {
+            // What every context at p shares (read once, not per context: the tables written in
+            // the loop could alias them for all the compiler knows).
+            const std::uint32_t fixed = fixed_[p], free = free_[p], inner = relevant_[p + 1];
+            const std::uint32_t own = bit >= 0 ? 1u << bit : 0u;  // the loop's own bit (none without a context)
+            const Sweep* const* below = sweeps_[p + 1].data();
+            const Sweep** here = sweeps_[p].data();
+            if (l.spatial()) {
+                for (std::uint32_t sub = free;; sub = (sub - 1) & free) {
+                    const int c = static_cast<int>(fixed | sub);
                     const Spatial sp = spatialEffect(cats(p), bit, c);
-                    const Sweep* inner = sweeps_[p + 1][canon(p + 1, sp.inner)];
+                    const Sweep* in = below[static_cast<std::uint32_t>(sp.inner) & inner];
                     if (sp.active) {  // the same sweep as below
-                        sweeps_[p][c] = inner;
+                        here[c] = in;
                     } else {  // idle throughout: the loops still move the base
                         Sweep& s = infoAt(p, c);
-                        s = *inner;
+                        s = *in;
                         s.busy = false;
                         s.startsBusy = false;
                         s.steps = 0;
                         s.seen = 0;
                         s.reuse = ReuseRuleEffect{};
-                        sweeps_[p][c] = &s;
+                        here[c] = &s;
                     }
-                    if (lastContext) break;
-                    continue;
+                    if (sub == 0) break;
                 }
-                const int c0 = bit >= 0 ? c & ~(1 << bit) : c;
-                const std::int64_t trips = tripsOf(l, bit, c);
-                const Sweep& s0 = sweepAt(p + 1, canon(p + 1, c0));
-                const Sweep& s1 = sweepAt(p + 1, canon(p + 1, c));
+                continue;
+            }
+            const std::int64_t bound = l.bound, residual = l.residual;
+            const std::uint16_t* slots = sweepSlot_[static_cast<std::size_t>(p)].data();
+            const Vec& step = steps[static_cast<std::size_t>(p)];
+            const int j = f_->temporalIndex[p];
+            // Where the loop's own bit is free, a context c with it clear sweeps a non-last
+            // iteration as c | own does (in c, its bit clear), so its carry into a non-last
+            // iteration is the one c | own registered just before (contexts come in descending
+            // order); and in c the last iteration sweeps as the others. (With one trip there,
+            // c | own registered none.)
+            const bool sharesCarries = (free & own) != 0 && residual > 1;
+            for (std::uint32_t sub = free;; sub = (sub - 1) & free) {
+                const std::uint32_t c = fixed | sub;
+                const std::int64_t trips = (c & own) ? residual : bound;
+                const Sweep& s1 = *below[c & inner];
                 if (trips == 1) {
-                    sweeps_[p][c] = &s1;
-                    if (lastContext) break;
+                    here[c] = &s1;
+                    if (sub == 0) break;
                     continue;
                 }
-                Sweep& s = infoAt(p, c);  // (s0 and s1 are further in: never this one)
+                const Sweep& s0 = *below[c & ~own & inner];
+                Sweep& s = tables_->info[slots[c]];  // (s0 and s1 are further in: never this one)
                 const std::int64_t before = trips - 1;  // iterations before the last
                 s.busy = s0.busy || s1.busy;
                 s.startsBusy = s0.startsBusy;
                 s.steps = before * s0.steps + s1.steps;
                 s.seen = (s0.busy ? s0.seen : 0) | (s1.busy ? s1.seen : 0);
-                if (s0.busy) {
-                    s.firstPos = s0.firstPos;
-                    s.first = s0.first;
+                here[c] = &s;
+                if constexpr (kCarries) {
+                    if (s0.busy) {
+                        s.firstPos = s0.firstPos;
+                        s.first = s0.first;
+                    } else {
+                        for (int r = 0; r < nRanks; ++r) s.firstPos[r] = before * step[r] + s1.firstPos[r];
+                        s.first = s1.first;
+                    }
+                    if (s1.busy) {
+                        for (int r = 0; r < nRanks; ++r) s.lastPos[r] = before * step[r] + s1.lastPos[r];
+                        s.last = s1.last;
+                    } else {
+                        for (int r = 0; r < nRanks; ++r) s.lastPos[r] = (before - 1) * step[r] + s0.lastPos[r];
+                        s.last = s0.last;
+                    }
+                    if (!s0.busy) {
+                    } else if (sharesCarries && !(c & own)) {
+                        copyCarry(j, static_cast<int>(c | own), 0, static_cast<int>(c), 0);
+                        copyCarry(j, static_cast<int>(c), 0, static_cast<int>(c), 1);  // (s1 is s0: the last iteration sweeps as the others)
+                    } else if (registerCarries<kRanks>(p, static_cast<int>(c), s0, s1, legacy) != StageDecline::None) {
+                        return StageDecline::Capacity;
+                    }
+                    s.reuse = reuseOfLoop(p, static_cast<int>(c), trips, s0, s1);
                 } else {
-                    for (int r = 0; r < nRanks; ++r) s.firstPos[r] = before * steps[p][r] + s1.firstPos[r];
-                    s.first = s1.first;
+                    s.reuse = ReuseRuleEffect{};
                 }
-                if (s1.busy) {
-                    for (int r = 0; r < nRanks; ++r) s.lastPos[r] = before * steps[p][r] + s1.lastPos[r];
-                    s.last = s1.last;
-                } else {
-                    for (int r = 0; r < nRanks; ++r) s.lastPos[r] = (before - 1) * steps[p][r] + s0.lastPos[r];
-                    s.last = s0.last;
-                }
-                sweeps_[p][c] = &s;
-                if (!s0.busy || !carries) {
-                } else if (carriesAsAbove(p, bit, c)) {
-                    copyCarries(f_->temporalIndex[p], c | (1 << bit), c);
-                } else if (nonLastCarryAsAbove(p, bit, c)) {
-                    const int j = f_->temporalIndex[p];
-                    copyCarry(j, c | (1 << bit), 0, c, 0);
-                    copyCarry(j, c, 0, c, 1);  // (s1 is s0 here: the last iteration sweeps as the others)
-                } else if (registerCarries<kRanks>(p, c, s0, s1, legacy) != StageDecline::None) {
-                    return StageDecline::Capacity;
-                }
-                s.reuse = carries ? reuseOfLoop(p, c, trips, s0, s1) : ReuseRuleEffect{};
-                if (lastContext) break;
+                if (sub == 0) break;
             }
         }
         return StageDecline::None;
@@ -1124,34 +1147,10 @@ public:
         return states;
     }
 
-    // Whether loop p's carries in context c are those of context c | bit, registered just before
-    // (contexts go in descending order): where the loop's own bit matters to no loop inside, both
-    // contexts see the same sweeps inside (s0 and s1), and a carry depends on them alone, not on
-    // the trips (a fifth of Ruby's carries on AlexNet conv2).
-    bool carriesAsAbove(int p, int bit, int c) const
-    {
-        if (bit < 0 || ((c >> bit) & 1) || !((free_[p] >> bit) & 1) || ((relevant_[p + 1] >> bit) & 1)) return false;
-        return f_->nest->loops[p].residual > 1;  // (with one trip there, c | bit registered none)
-    }
-    // Whether loop p's carry into a non-last iteration in context c is that of context c | bit,
-    // registered just before: where the loop's own bit is free, both contexts sweep a non-last
-    // iteration in c (its bit clear), so the carry between two of them is the same; and in c the
-    // last iteration sweeps as the others. (Where the bit matters inside, c | bit's carry into its
-    // last iteration differs: carriesAsAbove does not hold.)
-    bool nonLastCarryAsAbove(int p, int bit, int c) const
-    {
-        if (bit < 0 || ((c >> bit) & 1) || !((free_[p] >> bit) & 1)) return false;
-        return f_->nest->loops[p].residual > 1;  // (with one trip there, c | bit registered none)
-    }
     // Loop j's carry into a non-last (0) or the last (1) iteration, copied between contexts.
     void copyCarry(int j, int fromContext, int fromInto, int toContext, int toInto)
     {
         carryOf(carries_, j, toContext, toInto) = carryOf(carries_, j, fromContext, fromInto);
-    }
-    void copyCarries(int j, int from, int to)
-    {
-        copyCarry(j, from, 0, to, 0);
-        copyCarry(j, from, 1, to, 1);
     }
     // The reuse rule over temporal loop p in context c (its carries registered): the first
     // iteration, trips - 2 times a carry into a non-last one and its sweep, and where the last
