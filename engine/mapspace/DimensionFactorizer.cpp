@@ -138,7 +138,8 @@ DimensionFactorizer::Table DimensionFactorizer::table(const std::vector<std::int
     return t;
 }
 
-bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>& u, const Table* sameSuffix) const
+bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>& u, const Table* sameSuffix, std::size_t maxRunsPerCount,
+                                      std::size_t maxRuns) const
 {
     dropBoundIndex(t);
     if (t.exactPrefix.empty()) return false;
@@ -146,7 +147,9 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
     const int S = numSlots();
     std::size_t counts = 0;
     for (int s = 0; s < S; ++s) counts += t.states[s].size() + 1;
-    if (counts * kMaxRunsPerCount >= kScannedCount) return false;  // (entries count runs in 31 bits)
+    // (entries count runs in 31 bits)
+    if (maxRunsPerCount >= kScannedCount || counts * std::min(maxRunsPerCount, maxRuns) >= kScannedCount) return false;
+    std::size_t looked = 0;  // bounds looked at (maxRuns bounds the work too)
     t.slotAt.reserve(static_cast<std::size_t>(S));
     t.runsAt.reserve(counts);
     for (int s = 0; s < S; ++s) {
@@ -176,7 +179,7 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
                 if (w == 0) return;  // (decoding skips zero weights)
                 t.runs.push_back({P, sum += w, static_cast<std::uint32_t>(from), static_cast<std::uint32_t>(to)});
             };
-            // More than kMaxRunsPerCount candidates (bounds, or states a perfect slot checks): scanned.
+            // More than maxRunsPerCount candidates (bounds, or states a perfect slot checks): scanned.
             bool scanned = false;
             if (N == 1) {  // canonical, P = R = n: the states in [lo, hi], found on the sums alone
                 add(0, t.firstAbove(s + 1, lo - 1), t.firstAbove(s + 1, hi));
@@ -185,11 +188,17 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
                 std::size_t i = t.firstAbove(s + 1, N * lo - 1), checked = 0;
                 for (; lo <= top && i < next.size() && next[i] <= N * top && !scanned; ++i, ++checked) {
                     if (next[i] % N == 0) add(next[i] / N, i, i + 1);
-                    scanned = checked >= kMaxRunsPerCount;
+                    scanned = checked >= maxRunsPerCount;
                 }
+                looked += checked;
             } else {  // bound P takes the states in ((N-1) P, min(N P, D)]
                 const std::int64_t pmax = std::min(hi, (D - 1) / (N - 1));
-                scanned = pmax - lo >= static_cast<std::int64_t>(kMaxRunsPerCount);
+                scanned = pmax - lo >= static_cast<std::int64_t>(maxRunsPerCount);
+                if (!scanned && pmax >= lo) looked += static_cast<std::size_t>(pmax - lo + 1);
+                if (looked > maxRuns) {  // (before the bounds are stepped: the work stays within the budget)
+                    dropBoundIndex(t);
+                    return false;
+                }
                 // (both ends rise with P; searched, not stepped: a window can hold most states)
                 auto above = [&](std::size_t from, std::int64_t n) {
                     return static_cast<std::size_t>(std::upper_bound(next.begin() + static_cast<std::ptrdiff_t>(from), next.end(), n) - next.begin());
@@ -204,6 +213,10 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
             if (scanned) {
                 t.runs.resize(begin);
                 t.runsAt.back() |= kScannedCount;
+            }
+            if (t.runs.size() > maxRuns || looked > maxRuns) {
+                dropBoundIndex(t);
+                return false;
             }
         }
         t.runsAt.push_back(static_cast<std::uint32_t>(t.runs.size() - slotRuns));

@@ -15,6 +15,7 @@
 #include "mapspace/MapspaceBuild.h"
 
 #include <cstdint>
+#include <cstddef>
 #include <random>
 #include <vector>
 
@@ -80,13 +81,15 @@ public:
     Table table(const std::vector<std::int64_t>& spatialTuple, MapspaceBuildGuard* guard = nullptr,
                 const Table* sameSuffix = nullptr) const;
     // Builds t's bound index (Table::runs) when t decodes in integers; false (and no index)
-    // otherwise. At most kMaxRunsPerCount runs per tile count: the index stays within a small
-    // multiple of the table's own size.
+    // otherwise. At most maxRunsPerCount runs per tile count (by default kMaxRunsPerCount: the
+    // index stays within a small multiple of the table's own size), and false (no index) past
+    // maxRuns runs in all, or as many bounds looked at.
     static constexpr std::size_t kMaxRunsPerCount = 64;
     static constexpr std::uint32_t kScannedCount = std::uint32_t{1} << 31;
     // `sameSuffix`: an indexed table of another tuple, whose runs of the slots no spatial bound
-    // changes are copied.
-    bool indexBounds(Table& t, const std::vector<std::int64_t>& spatialTuple, const Table* sameSuffix = nullptr) const;
+    // changes are copied (indexed with the same maxRunsPerCount).
+    bool indexBounds(Table& t, const std::vector<std::int64_t>& spatialTuple, const Table* sameSuffix = nullptr,
+                     std::size_t maxRunsPerCount = kMaxRunsPerCount, std::size_t maxRuns = SIZE_MAX) const;
     static void dropBoundIndex(Table& t);
     // Writes (bound, residual) of every slot to out[slot * stride] for index x in [0, count).
     void decode(const Table& t, const std::vector<std::int64_t>& spatialTuple, long double x, LoopFactor* out,

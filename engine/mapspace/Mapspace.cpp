@@ -15,6 +15,10 @@ namespace {
 
 constexpr std::int64_t kMaxTupleSpace = std::int64_t(1) << 20;
 constexpr long double kTableMemoryBudgetBytes = 128.0L * 1024 * 1024;
+// A dimension's bound index keeps every candidate of every tile count while it holds at most
+// this many runs in all (32 bytes each: 1 MB), else kMaxRunsPerCount per count.
+constexpr std::size_t kWideRunsPerCount = std::size_t{1} << 20;
+constexpr std::size_t kWideIndexRuns = std::size_t{1} << 15;
 
 std::uint64_t factorial(int k)
 {
@@ -166,7 +170,6 @@ void Mapspace::buildDimension(int dim, MapspaceBuildGuard& guard)
         }
         if (ok) {
             DimensionFactorizer::Table t = ds.factorizer.table(u, &guard, suffix ? &*suffix : nullptr);
-            ds.factorizer.indexBounds(t, u, suffix ? &*suffix : nullptr);
             if (!suffix) suffix = t;
             const long double n = t.count();
             if (n > 0.0L) {
@@ -183,6 +186,7 @@ void Mapspace::buildDimension(int dim, MapspaceBuildGuard& guard)
         if (j == u.size()) break;
         guard.step();
     }
+    indexDimension(ds);
     auto tableBytes = [&] {
         long double bytes = 0;
         for (const auto& d : dims_)
@@ -195,6 +199,26 @@ void Mapspace::buildDimension(int dim, MapspaceBuildGuard& guard)
     for (auto& d : dims_)
         for (auto& t : d.tables) DimensionFactorizer::dropBoundIndex(t);
     if (tableBytes() > kTableMemoryBudgetBytes) ds.tables.clear();
+}
+
+// Every bound candidate indexed where the dimension's index stays small so (decoding a count
+// with more than kMaxRunsPerCount candidates scans them: a third of random Ruby's decoding on
+// VGG-16 conv3_1), else at most kMaxRunsPerCount per count. The tables share the rows of the
+// slots no spatial bound changes, so the first one's runs of those slots are copied to the others.
+void Mapspace::indexDimension(DimSpace& ds) const
+{
+    auto indexAll = [&](std::size_t perCount, std::size_t budget) {
+        std::size_t runs = 0;
+        for (std::size_t k = 0; k < ds.tables.size(); ++k) {
+            DimensionFactorizer::Table& t = ds.tables[k];
+            const DimensionFactorizer::Table* first = k > 0 && !ds.tables[0].runsAt.empty() ? &ds.tables[0] : nullptr;
+            const bool indexed = ds.factorizer.indexBounds(t, ds.tuples[k], first, perCount, budget - std::min(budget, runs));
+            if (!indexed && !t.exactPrefix.empty()) return false;  // (past the budget; no index without integer sums)
+            runs += t.runs.size();
+        }
+        return true;
+    };
+    if (!indexAll(kWideRunsPerCount, kWideIndexRuns)) indexAll(DimensionFactorizer::kMaxRunsPerCount, SIZE_MAX);
 }
 
 // Names the dimension whose constraints leave nothing, with those constraints (they have no

@@ -133,6 +133,7 @@ private:
     };
     void buildSlots();
     void buildDimension(int d, MapspaceBuildGuard& guard);
+    void indexDimension(DimSpace& ds) const;
     void buildCoupling(MapspaceBuildGuard& guard);
     NestorError noFactorizationError() const;
     int tupleIndex(const std::vector<std::int64_t>& t) const;

@@ -622,6 +622,33 @@ private slots:
         const auto scanned = std::count_if(t.runsAt.begin(), t.runsAt.end(), [](std::uint32_t at) { return (at & DimensionFactorizer::kScannedCount) != 0; });
         QVERIFY(scanned > 0);
         QVERIFY(t.runs.size() <= DimensionFactorizer::kMaxRunsPerCount * (t.states[0].size() + t.states[1].size()));
+        // With room for every candidate (as a mapspace indexes a dimension whose index stays
+        // small) no count is scanned, and every index decodes as the integer scan does; past a
+        // budget of runs there is no index.
+        {
+            const std::int64_t d = 1000;
+            const DimensionFactorizer f(d, {FactorSlotSpec{true, -1, 1, d}, FactorSlotSpec{true, -1, 1, d}, FactorSlotSpec{true, -1, 1, d}});
+            const DimensionFactorizer::Table plain = f.table({});
+            DimensionFactorizer::Table capped = plain, wide = plain, tight = plain;
+            QVERIFY(f.indexBounds(capped, {}));
+            QVERIFY(f.indexBounds(wide, {}, nullptr, std::size_t{1} << 20));
+            auto scannedCounts = [](const DimensionFactorizer::Table& x) {
+                return std::count_if(x.runsAt.begin(), x.runsAt.end(), [](std::uint32_t at) { return (at & DimensionFactorizer::kScannedCount) != 0; });
+            };
+            QVERIFY(scannedCounts(capped) > 0);
+            QCOMPARE(scannedCounts(wide), 0);
+            QVERIFY(!f.indexBounds(tight, {}, nullptr, std::size_t{1} << 20, wide.runs.size() - 1));
+            QVERIFY(tight.runsAt.empty());
+            std::vector<LoopFactor> a(3), b(3);
+            for (std::uint64_t x = 0; x < static_cast<std::uint64_t>(plain.count()); ++x) {
+                f.decode(plain, {}, x, a.data(), 1);
+                f.decode(wide, {}, x, b.data(), 1);
+                for (int s = 0; s < 3; ++s) {
+                    QCOMPARE(b[s].bound, a[s].bound);
+                    QCOMPARE(b[s].residual, a[s].residual);
+                }
+            }
+        }
     }
 
     void wideImperfectRangesDecodeOneToOne()
