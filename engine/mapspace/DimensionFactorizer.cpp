@@ -150,6 +150,11 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
     // (entries count runs in 31 bits)
     if (maxRunsPerCount >= kScannedCount || counts * std::min(maxRunsPerCount, maxRuns) >= kScannedCount) return false;
     std::size_t looked = 0;  // bounds looked at (maxRuns bounds the work too)
+    auto overBudget = [&] {
+        if (t.runs.size() <= maxRuns && looked <= maxRuns) return false;
+        dropBoundIndex(t);
+        return true;
+    };
     t.slotAt.reserve(static_cast<std::size_t>(S));
     t.runsAt.reserve(counts);
     for (int s = 0; s < S; ++s) {
@@ -195,10 +200,7 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
                 const std::int64_t pmax = std::min(hi, (D - 1) / (N - 1));
                 scanned = pmax - lo >= static_cast<std::int64_t>(maxRunsPerCount);
                 if (!scanned && pmax >= lo) looked += static_cast<std::size_t>(pmax - lo + 1);
-                if (looked > maxRuns) {  // (before the bounds are stepped: the work stays within the budget)
-                    dropBoundIndex(t);
-                    return false;
-                }
+                if (overBudget()) return false;  // (before the bounds are stepped: the work stays within the budget)
                 // (both ends rise with P; searched, not stepped: a window can hold most states)
                 auto above = [&](std::size_t from, std::int64_t n) {
                     return static_cast<std::size_t>(std::upper_bound(next.begin() + static_cast<std::ptrdiff_t>(from), next.end(), n) - next.begin());
@@ -214,10 +216,7 @@ bool DimensionFactorizer::indexBounds(Table& t, const std::vector<std::int64_t>&
                 t.runs.resize(begin);
                 t.runsAt.back() |= kScannedCount;
             }
-            if (t.runs.size() > maxRuns || looked > maxRuns) {
-                dropBoundIndex(t);
-                return false;
-            }
+            if (overBudget()) return false;
         }
         t.runsAt.push_back(static_cast<std::uint32_t>(t.runs.size() - slotRuns));
     }

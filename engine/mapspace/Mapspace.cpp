@@ -273,9 +273,7 @@ void Mapspace::buildCoupling(MapspaceBuildGuard& guard)
             long double sum = 0.0L;
             for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
                 if (!fits(tv[t], ds.tuples[k])) continue;
-                std::int64_t idx = 0;
-                for (std::size_t j = 0; j < J; ++j) idx += (tv[t][j] * ds.tuples[k][j] - 1) * strides_[j];
-                sum += ds.counts[k] * H_[d + 1][idx];
+                sum += ds.counts[k] * H_[d + 1][productIndex(tv[t], ds.tuples[k])];
             }
             H_[d][t] = sum;
             guard.step(static_cast<std::int64_t>(ds.tuples.size()));
@@ -303,11 +301,11 @@ bool Mapspace::fits(const std::vector<std::int64_t>& t, const std::vector<std::i
     return true;
 }
 
-int Mapspace::tupleIndex(const std::vector<std::int64_t>& t) const
+std::size_t Mapspace::productIndex(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const
 {
     std::int64_t idx = 0;
-    for (std::size_t j = 0; j < t.size(); ++j) idx += (t[j] - 1) * strides_[j];
-    return static_cast<int>(idx);
+    for (std::size_t j = 0; j < t.size(); ++j) idx += (t[j] * u[j] - 1) * strides_[j];
+    return static_cast<std::size_t>(idx);
 }
 
 template <class Count>
@@ -358,9 +356,7 @@ bool Mapspace::factorizationIn(Count x, const std::vector<std::vector<Count>>& c
             Count pickH = one, pickW = zero;
             for (std::size_t k = 0; k < ds.tuples.size(); ++k) {
                 if (!fits(t, ds.tuples[k])) continue;
-                std::int64_t after = 0;  // the index of the tuple t times tuple k (tupleIndex, without building it)
-                for (std::size_t j = 0; j < t.size(); ++j) after += (t[j] * ds.tuples[k][j] - 1) * strides_[j];
-                const Count h = completions[d + 1][static_cast<std::size_t>(after)];
+                const Count h = completions[d + 1][productIndex(t, ds.tuples[k])];
                 const Count wgt = (ds.*counts)[k] * h;
                 if (wgt <= zero) continue;
                 pick = static_cast<int>(k), pickH = h, pickW = wgt;

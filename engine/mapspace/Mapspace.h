@@ -136,7 +136,8 @@ private:
     void indexDimension(DimSpace& ds) const;
     void buildCoupling(MapspaceBuildGuard& guard);
     NestorError noFactorizationError() const;
-    int tupleIndex(const std::vector<std::int64_t>& t) const;
+    // The index (strides_) of the spatial tuple whose entries are t's times u's.
+    std::size_t productIndex(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
     bool fits(const std::vector<std::int64_t>& t, const std::vector<std::int64_t>& u) const;
     template <class Count>  // long double or std::uint64_t (exactCounts)
     void decodeDimension(int d, int k, Count x, MapspacePoint& p) const;

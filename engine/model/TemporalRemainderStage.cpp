@@ -103,8 +103,8 @@ struct Sweep {
     bool busy = true;         // the instance works in some step of it
     // Positions of its first and last busy steps (ranks [0, nRanks) only: left uninitialised in
     // the sweeps built for every position and context, where zeroing them showed in the profile).
-    // A sweep without carries (sweepLoopsOf) sets none of them, nor its first and last shapes
-    // and reuse: only busy, startsBusy, steps and seen.
+    // A sweep without carries (sweepLoopsOf) sets none of them, nor its first and last shapes,
+    // and its reuse is empty: only busy, startsBusy, steps and seen are read.
     Vec firstPos, lastPos;
     std::int64_t steps = 1;   // busy steps
     std::uint8_t first = 0;   // tile shape (which shape dimensions are residual) of its first busy step
@@ -236,7 +236,8 @@ public:
     }
     // kRanks: the tensor's ranks, or 0 for any number. Without kCarries (a MAC operand, read in
     // every busy step, where no links form) a sweep needs only where it works and its tile shapes
-    // (sweptFigures reads no more): its positions, first and last shapes and reuse are not set.
+    // (sweptFigures reads no more): its positions and first and last shapes are not set, its
+    // reuse is empty.
     template <int kRanks, bool kCarries>
     StageDecline sweepLoopsOf(const std::vector<Cat>& instanceCats, const std::vector<Cat>& childCats)
     {
