@@ -11,7 +11,8 @@
 // Usage: bench_search [evaluations per run, default 20000] [algorithm] [mapspace] [layer] [threads]
 //   (the last four filter the runs: random|annealing, pfm|ruby-s|ruby|ruby-t, conv2|conv3_1, 1|2; "all": no filter)
 // It ends with each one-thread figure against the targets, absolute and as a share of
-// PFM annealing on the same layer in the same run (a machine-independent reading).
+// PFM annealing on the same layer in the same run (independent of the machine's speed, not of
+// PFM's own code: docs/search.md).
 #include "mapspace/Mapspace.h"
 #include "model/Model.h"
 #include "model/StageAnalysis.h"
@@ -171,6 +172,8 @@ struct Measured {
 // Each one-thread figure against its absolute target and, since this machine's speed is not the
 // targets' (a virtual machine's swings by 2x over minutes), as a share of PFM annealing's figure
 // on the same layer in the same process against the share the targets imply (target / 150,000).
+// A faster PFM raises that share: comparing two versions of the code takes instruction counts
+// or a reference build alternated with this one (docs/search-performance.md).
 void printTargets(const std::vector<Measured>& runs)
 {
     std::printf("targets (valid/s per thread, one thread): measured / absolute target; share of PFM annealing on the layer "

@@ -259,7 +259,8 @@ public:
             const NestLoop& l = f_->nest->loops[p];
             const int bit = bitOf_[l.dim];
             // What every context at p shares (read once, not per context: the tables written in
-            // the loop could alias them for all the compiler knows).
+            // the loop could alias them for all the compiler knows). `& inner` is canon(p + 1, .)
+            // and `(c & own) ? residual : bound` tripsOf(l, bit, c), on these copies.
             const std::uint32_t fixed = fixed_[p], free = free_[p], inner = relevant_[p + 1];
             const std::uint32_t own = bit >= 0 ? 1u << bit : 0u;  // the loop's own bit (none without a context)
             const Sweep* const* below = sweeps_[p + 1].data();
@@ -327,11 +328,10 @@ public:
                         for (int r = 0; r < nRanks; ++r) s.lastPos[r] = (before - 1) * step[r] + s0.lastPos[r];
                         s.last = s0.last;
                     }
-                    if (!s0.busy) {
-                    } else if (sharesCarries && !(c & own)) {
+                    if (s0.busy && sharesCarries && !(c & own)) {
                         copyCarry(j, static_cast<int>(c | own), 0, static_cast<int>(c), 0);
                         copyCarry(j, static_cast<int>(c), 0, static_cast<int>(c), 1);  // (s1 is s0: the last iteration sweeps as the others)
-                    } else if (registerCarries<kRanks>(p, static_cast<int>(c), s0, s1, legacy) != StageDecline::None) {
+                    } else if (s0.busy && registerCarries<kRanks>(p, static_cast<int>(c), s0, s1, legacy) != StageDecline::None) {
                         return StageDecline::Capacity;
                     }
                     s.reuse = reuseOfLoop(p, static_cast<int>(c), trips, s0, s1);
